@@ -20,6 +20,13 @@ inline constexpr const char* kInvalidTimeZoneDisplacement = "22009";
 inline constexpr const char* kDivisionByZero = "22012";
 inline constexpr const char* kIntervalFieldOverflow = "22015";
 inline constexpr const char* kInvalidParameterValue = "22023";
+inline constexpr const char* kInvalidArgumentForLogarithm = "2201E";
+inline constexpr const char* kInvalidArgumentForPowerFunction = "2201F";
+inline constexpr const char* kInvalidEscapeCharacter = "22019";
+inline constexpr const char* kInvalidUseOfEscapeCharacter = "2200C";
+inline constexpr const char* kUntranslatableCharacter = "22P05";
+inline constexpr const char* kFloatingPointException = "22P01";
+inline constexpr const char* kStringDataLengthMismatch = "22026";
 inline constexpr const char* kInvalidTextRepresentation = "22P02";
 inline constexpr const char* kInvalidBinaryRepresentation = "22P03";
 inline constexpr const char* kCharacterNotInRepertoire = "22021";
@@ -70,5 +77,6 @@ inline constexpr const char* kCantChangeRuntimeParam = "55P02";
 inline constexpr const char* kObjectNotInPrerequisiteState = "55000";
 inline constexpr const char* kInternalError = "XX000";
 inline constexpr const char* kIoError = "58030";
+inline constexpr const char* kConfigFileError = "F0000";
 
 }  // namespace tandem::sqlstate

@@ -1,0 +1,119 @@
+#pragma once
+// Numeric: PostgreSQL-compatible NUMERIC with up to 38 significant digits.
+//
+// A finite value is coef * 10^-scale with |coef| < 10^38 and
+// 0 <= scale <= kMaxScale. `scale` is PostgreSQL's display scale (dscale):
+// 1.50 has coef 150 and scale 2 and prints "1.50"; it compares equal to 1.5.
+// NaN and +/-Infinity are supported as in PostgreSQL 15 (NaN sorts above
+// everything and equals itself).
+//
+// Differences from PostgreSQL (whose NUMERIC has ~131072 digits), chosen like
+// Materialize's 39-digit numeric: a result whose integer part needs more than
+// 38 digits is an error (22003 "value overflows numeric format"); a result
+// that needs more than 38 digits in total keeps fewer fractional digits
+// (rounded half away from zero); scale is capped at 38.
+//
+// Result scales follow PostgreSQL: + - : max of scales; * : sum of scales;
+// / : select_div_scale (at least 16 significant digits); % : max of scales.
+// Functions that PostgreSQL computes with arbitrary precision (ln, exp,
+// non-integer powers) are computed in long double and rounded to
+// PostgreSQL's result scale, so their last digits may differ.
+//
+// Threading: a plain trivially-copyable value.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/status.hpp"
+#include "common/u256.hpp"
+
+namespace tandem {
+
+class Numeric {
+ public:
+  static constexpr int kMaxDigits = 38;
+  static constexpr int kMaxScale = 38;
+  enum class Special : uint8_t { kFinite = 0, kNaN = 1, kPosInf = 2, kNegInf = 3 };
+
+  constexpr Numeric() = default;
+  // REQUIRES: |coef| < 10^38, 0 <= scale <= kMaxScale.
+  static Numeric from_parts(i128 coef, int scale) { return Numeric(coef, scale, Special::kFinite); }
+  static Numeric nan() { return Numeric(0, 0, Special::kNaN); }
+  static Numeric infinity(bool negative) {
+    return Numeric(0, 0, negative ? Special::kNegInf : Special::kPosInf);
+  }
+  static Numeric from_int(int64_t v) { return from_parts(v, 0); }
+  // PostgreSQL's float8_numeric: the value printed with 15 significant digits
+  // (float4: 6) and parsed back.
+  static Result<Numeric> from_double(double v);
+  static Result<Numeric> from_float(float v);
+  // numeric_in: leading/trailing whitespace, sign, digits, '.', exponent,
+  // NaN/Infinity/inf in any case. 22P02 on bad syntax.
+  static Result<Numeric> parse(std::string_view text);
+
+  i128 coef() const { return coef_; }
+  int scale() const { return scale_; }
+  Special special() const { return special_; }
+  bool is_finite() const { return special_ == Special::kFinite; }
+  bool is_nan() const { return special_ == Special::kNaN; }
+  bool is_zero() const { return is_finite() && coef_ == 0; }
+  int sign() const;  // -1, 0, 1; NaN -> 0
+
+  // numeric_out.
+  std::string to_string() const;
+  void append_to(std::string* out) const;
+
+  // Conversions with PostgreSQL's rounding (half away from zero) and errors
+  // ("smallint out of range", "integer out of range", "bigint out of range").
+  Result<int64_t> to_int64() const;
+  Result<int32_t> to_int32() const;
+  Result<int16_t> to_int16() const;
+  double to_double() const;
+
+  // Arithmetic. Errors: 22003 overflow, 22012 division by zero.
+  Result<Numeric> add(const Numeric& o) const;
+  Result<Numeric> sub(const Numeric& o) const;
+  Result<Numeric> mul(const Numeric& o) const;
+  Result<Numeric> div(const Numeric& o) const;
+  Result<Numeric> mod(const Numeric& o) const;
+  Result<Numeric> pow(const Numeric& o) const;
+  Numeric neg() const;
+  Numeric abs() const;
+  Result<Numeric> sqrt() const;
+  Result<Numeric> ln() const;
+  Result<Numeric> log10() const;
+  Result<Numeric> log(const Numeric& base) const;  // log(base, this)
+  Result<Numeric> exp() const;
+
+  // Total order of PostgreSQL's numeric_cmp: by value, NaN last.
+  int compare(const Numeric& o) const;
+  bool operator==(const Numeric& o) const { return compare(o) == 0; }
+
+  // round(x, n) / trunc(x, n): n may be negative; result scale max(n, 0).
+  Result<Numeric> round(int n) const;
+  Numeric trunc(int n) const;
+  Result<Numeric> ceil() const;
+  Result<Numeric> floor() const;
+  // Smallest scale that represents the same value (1.500 -> 1.5).
+  Numeric normalized() const;
+  // numeric(p,s) coercion: round to s, then 22003 "numeric field overflow"
+  // unless |value| < 10^(p-s). typmod -1: unchanged.
+  Result<Numeric> apply_typmod(int32_t typmod) const;
+
+ private:
+  constexpr Numeric(i128 coef, int scale, Special sp)
+      : coef_(coef), scale_(static_cast<int16_t>(scale)), special_(sp) {}
+
+  i128 coef_ = 0;
+  int16_t scale_ = 0;
+  Special special_ = Special::kFinite;
+};
+
+// Builds a Numeric from sign, magnitude and scale, rounding away fractional
+// digits past 38 significant digits or kMaxScale; 22003 if the integer part
+// does not fit. Exposed for the row codec and binary I/O.
+Result<Numeric> make_numeric(bool negative, const U256& magnitude, int scale);
+Status numeric_overflow();
+
+}  // namespace tandem

@@ -1,0 +1,61 @@
+// Batcher: accumulates unsorted updates and seals them into batches.
+//
+// push() buffers (key, val, time, diff) in any order. seal(upper) takes the
+// buffered updates with time < upper, sorts them by (key, val, time),
+// consolidates them (sums diffs of equal (key, val, time), drops zeros) and
+// builds a batch with Description{lower, upper, since}, where lower is the
+// previous seal's upper (or the constructor's lower). Updates at times >=
+// upper stay buffered for a later seal.
+//
+// REQUIRES: pushed times are >= lower() (the current lower); upper passed to
+// seal is >= lower(). A seal with since > time advances those times to since
+// before consolidating.
+//
+// Performance: updates are kept as fixed-size index records over one byte
+// arena (no per-update allocation); sorting compares an 8-byte big-endian key
+// prefix as an integer first and touches key bytes only on prefix ties.
+//
+// Threading: single-threaded (owned by the arrange operator's worker).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compute/arrangement/batch.hpp"
+
+namespace tandem::compute {
+
+class Batcher {
+ public:
+  explicit Batcher(Timestamp lower = kMinTimestamp) : lower_(lower) {}
+
+  void push(std::string_view key, std::string_view val, Timestamp time, Diff diff);
+
+  BatchPtr seal(Timestamp upper, Timestamp since = kMinTimestamp);
+
+  Timestamp lower() const { return lower_; }
+  std::uint64_t buffered() const { return records_.size(); }
+  // Least buffered time, or kMaxTimestamp if nothing is buffered.
+  Timestamp least_buffered_time() const;
+
+  // A buffered update: bytes [offset, offset + key_len) are the key and the
+  // val follows. The prefix is the key's first 8 bytes, big-endian,
+  // zero-padded, so integer order on it agrees with memcmp order of keys.
+  struct Record {
+    std::uint64_t prefix;
+    std::uint64_t offset;
+    std::uint32_t key_len;
+    std::uint32_t val_len;
+    Timestamp time;
+    Diff diff;
+  };
+
+ private:
+  std::string arena_;
+  std::vector<Record> records_;
+  Timestamp lower_;
+};
+
+}  // namespace tandem::compute

@@ -1,0 +1,40 @@
+// MemoryBatchStorage: batch columns held in ordinary heap vectors.
+//
+// Built once by BatchBuilder, then immutable. Threading: any thread may pin
+// and read concurrently once the storage has been published (e.g. through a
+// shared_ptr handed over under a mutex).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compute/arrangement/batch_storage.hpp"
+
+namespace tandem::compute {
+
+struct MemoryColumns {
+  std::vector<std::uint64_t> key_offsets{0};
+  std::string key_bytes;
+  std::vector<std::uint64_t> key_vals{0};
+  std::vector<std::uint64_t> val_offsets{0};
+  std::string val_bytes;
+  std::vector<std::uint64_t> val_updates{0};
+  std::vector<Timestamp> times;
+  std::vector<Diff> diffs;
+};
+
+class MemoryBatchStorage final : public BatchStorage {
+ public:
+  explicit MemoryBatchStorage(MemoryColumns columns);
+
+  PinnedColumns pin() const override { return {view_, nullptr}; }
+  std::uint64_t resident_bytes() const override { return bytes_; }
+
+ private:
+  MemoryColumns columns_;
+  BatchColumns view_;
+  std::uint64_t bytes_ = 0;
+};
+
+}  // namespace tandem::compute

@@ -1,0 +1,81 @@
+// TracePublication: the meeting point between a trace's owner and its
+// readers, shared by Trace and every TraceHandle.
+//
+// It holds (1) the latest published TraceSnapshot and (2) the readers' since
+// holds, a multiset of times. The trace's effective logical compaction
+// frontier is the least hold: the owner never compacts past a live reader.
+//
+// Threading: every method may be called from any thread. One mutex guards
+// both parts and is held only to copy or swap a pointer or to update the
+// hold multiset (O(log holds)), never while building a snapshot or reading
+// batches, so the owning worker never waits on a reader for long.
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+#include "compute/arrangement/trace_snapshot.hpp"
+
+namespace tandem::compute {
+
+class TracePublication {
+ public:
+  explicit TracePublication(std::shared_ptr<const TraceSnapshot> initial)
+      : snapshot_(std::move(initial)) {}
+
+  std::shared_ptr<const TraceSnapshot> snapshot() const {
+    std::lock_guard lock(mutex_);
+    return snapshot_;
+  }
+  void publish(std::shared_ptr<const TraceSnapshot> snapshot) {
+    std::lock_guard lock(mutex_);
+    snapshot_.swap(snapshot);
+    // The old snapshot (now in `snapshot`) is released after the lock.
+  }
+
+  void acquire_hold(Timestamp at) {
+    std::lock_guard lock(mutex_);
+    ++holds_[at];
+  }
+  void release_hold(Timestamp at) {
+    std::lock_guard lock(mutex_);
+    release_locked(at);
+  }
+  // Moves one hold from `from` to `to` (to >= from) atomically, so the least
+  // hold never dips while it moves.
+  void move_hold(Timestamp from, Timestamp to) {
+    std::lock_guard lock(mutex_);
+    ++holds_[to];
+    release_locked(from);
+  }
+  // The least hold, or nullopt when no reader holds the trace.
+  std::optional<Timestamp> least_hold() const {
+    std::lock_guard lock(mutex_);
+    if (holds_.empty()) return std::nullopt;
+    return holds_.begin()->first;
+  }
+  std::size_t hold_count() const {
+    std::lock_guard lock(mutex_);
+    std::size_t n = 0;
+    for (const auto& [at, count] : holds_) n += count;
+    return n;
+  }
+
+ private:
+  void release_locked(Timestamp at) {
+    auto it = holds_.find(at);
+    assert(it != holds_.end());
+    if (--it->second == 0) holds_.erase(it);
+  }
+
+  mutable std::mutex mutex_;
+  std::shared_ptr<const TraceSnapshot> snapshot_;
+  std::map<Timestamp, std::size_t> holds_;
+};
+
+}  // namespace tandem::compute

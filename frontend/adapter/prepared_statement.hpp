@@ -1,0 +1,41 @@
+#pragma once
+// PreparedStatement and Portal: the extended protocol's named objects.
+// A PreparedStatement is a parsed statement with its parameter types and
+// result shape fixed at Parse time (PostgreSQL infers unspecified parameter
+// types then). A Portal is a prepared statement bound to parameter values
+// and result formats, plus the execution state that lets Execute with a row
+// limit resume (PortalSuspended).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/row.hpp"
+#include "common/types.hpp"
+#include "frontend/adapter/exec_result.hpp"
+#include "planner/parser/parser.hpp"
+
+namespace tandem::frontend {
+
+struct PreparedStatement {
+  std::string sql;  // the statement's own text
+  // nullopt for an empty query (EmptyQueryResponse on execute).
+  std::optional<sql::ParsedStatement> parsed;
+  std::vector<ColumnType> param_types;
+  bool returns_rows = false;
+  std::vector<ResultColumn> result_columns;
+};
+
+struct Portal {
+  std::shared_ptr<const PreparedStatement> statement;
+  Row params;                          // one datum per parameter
+  std::vector<int16_t> result_formats;  // normalized: one per result column
+  // Execution state: the first Execute runs the statement and keeps its
+  // result; later ones continue at next_row.
+  std::optional<ExecResult> result;
+  size_t next_row = 0;
+};
+
+}  // namespace tandem::frontend

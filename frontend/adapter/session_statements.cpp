@@ -1,0 +1,162 @@
+#include "frontend/adapter/session_statements.hpp"
+
+namespace tandem::frontend {
+namespace {
+
+ColumnType text_type() { return ColumnType{TypeId::kText, -1, true}; }
+
+std::string option_text(const sql::OptionValue& v) { return v.text; }
+
+ResultNotice warning(const char* code, const char* message) {
+  return ResultNotice{ResultNotice::Severity::kWarning, Status::error(code, message)};
+}
+
+ExecResult command(std::string tag) {
+  ExecResult r;
+  r.tag = std::move(tag);
+  return r;
+}
+
+void report_if(ExecResult& r, bool reported, const Session& session, std::string_view name) {
+  if (!reported) return;
+  const VarDefinition* def = SessionVars::find(name);
+  r.parameter_changes.emplace_back(std::string(def->name), *session.vars().get(def->name));
+}
+
+Result<ExecResult> set_variable(Session& session, const sql::SetVariable& set) {
+  ExecResult r = command("SET");
+  if (set.to_default) {
+    TANDEM_ASSIGN_OR_RETURN(bool reported, session.vars().reset(set.name));
+    report_if(r, reported, session, set.name);
+    return r;
+  }
+  std::string value;
+  for (size_t i = 0; i < set.values.size(); ++i) {
+    if (i > 0) value += ", ";
+    value += option_text(set.values[i]);
+  }
+  TANDEM_ASSIGN_OR_RETURN(bool reported, session.vars().set(set.name, value));
+  report_if(r, reported, session, set.name);
+  return r;
+}
+
+Result<ExecResult> reset_variable(Session& session, const sql::ResetVariable& reset) {
+  ExecResult r = command("RESET");
+  if (reset.all) {
+    for (const auto& [name, value, description] : session.vars().all()) {
+      const VarDefinition* def = SessionVars::find(name);
+      if (def->read_only) continue;
+      TANDEM_ASSIGN_OR_RETURN(bool reported, session.vars().reset(name));
+      report_if(r, reported, session, name);
+    }
+    return r;
+  }
+  TANDEM_ASSIGN_OR_RETURN(bool reported, session.vars().reset(reset.name));
+  report_if(r, reported, session, reset.name);
+  return r;
+}
+
+Result<ExecResult> show_variable(Session& session, const sql::ShowVariable& show) {
+  ExecResult r = command("SHOW");
+  r.returns_rows = true;
+  if (show.all) {
+    r.columns = {{"name", text_type()}, {"setting", text_type()}, {"description", text_type()}};
+    for (const auto& [name, value, description] : session.vars().all()) {
+      Datum d[] = {Datum::from_string(name), Datum::from_string(value), Datum::from_string(description)};
+      r.rows.push_back(Row::pack(d));
+    }
+    return r;
+  }
+  TANDEM_ASSIGN_OR_RETURN(std::string value, session.vars().get(show.name));
+  r.columns = {{std::string(SessionVars::find(show.name)->name), text_type()}};
+  r.rows.push_back(Row::pack_one(Datum::from_string(value)));
+  return r;
+}
+
+Status check_isolation(const sql::TransactionModes& modes) {
+  if (modes.isolation_level.empty()) return Status::ok();
+  SessionVars probe;
+  auto s = probe.set("transaction_isolation", modes.isolation_level);
+  return s.ok() ? Status::ok() : s.status();
+}
+
+}  // namespace
+
+std::optional<Result<ExecResult>> execute_session_statement(Session& session, const sql::Statement& statement) {
+  if (auto* s = statement.as<sql::SetVariable>()) return set_variable(session, *s);
+  if (auto* s = statement.as<sql::ResetVariable>()) return reset_variable(session, *s);
+  if (auto* s = statement.as<sql::ShowVariable>()) return show_variable(session, *s);
+  if (auto* s = statement.as<sql::StartTransaction>()) {
+    Status st = check_isolation(s->modes);
+    if (!st.is_ok()) return Result<ExecResult>(st);
+    ExecResult r = command("BEGIN");
+    if (session.transaction() != TransactionState::kIdle) {
+      r.notices.push_back(warning(sqlstate::kActiveSqlTransaction, "there is already a transaction in progress"));
+    } else {
+      session.set_transaction(TransactionState::kInBlock);
+    }
+    return r;
+  }
+  if (statement.as<sql::Commit>()) {
+    ExecResult r = command(session.transaction() == TransactionState::kFailed ? "ROLLBACK" : "COMMIT");
+    if (session.transaction() == TransactionState::kIdle) {
+      r.notices.push_back(warning(sqlstate::kNoActiveSqlTransaction, "there is no transaction in progress"));
+    }
+    session.set_transaction(TransactionState::kIdle);
+    return r;
+  }
+  if (statement.as<sql::Rollback>()) {
+    ExecResult r = command("ROLLBACK");
+    if (session.transaction() == TransactionState::kIdle) {
+      r.notices.push_back(warning(sqlstate::kNoActiveSqlTransaction, "there is no transaction in progress"));
+    }
+    session.set_transaction(TransactionState::kIdle);
+    return r;
+  }
+  if (auto* s = statement.as<sql::SetTransaction>()) {
+    Status st = check_isolation(s->modes);
+    if (!st.is_ok()) return Result<ExecResult>(st);
+    if (s->session_characteristics && !s->modes.isolation_level.empty()) {
+      auto set = session.vars().set("transaction_isolation", s->modes.isolation_level);
+      if (!set.ok()) return Result<ExecResult>(set.status());
+    }
+    return command("SET");
+  }
+  if (auto* s = statement.as<sql::Discard>()) {
+    if (s->target == sql::Discard::Target::kAll) {
+      if (session.transaction() != TransactionState::kIdle) {
+        return Result<ExecResult>(
+            Status::error(sqlstate::kActiveSqlTransaction, "DISCARD ALL cannot run inside a transaction block"));
+      }
+      session.statements().clear();
+      session.portals().clear();
+      auto reset = reset_variable(session, sql::ResetVariable{"", true});
+      if (!reset.ok()) return reset;
+      reset->tag = "DISCARD ALL";
+      return reset;
+    }
+    const char* tags[] = {"DISCARD ALL", "DISCARD TEMP", "DISCARD PLANS", "DISCARD SEQUENCES"};
+    return command(tags[static_cast<int>(s->target)]);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<ResultColumn>> describe_session_statement(const sql::Statement& statement,
+                                                                    bool* returns_rows) {
+  *returns_rows = false;
+  if (auto* show = statement.as<sql::ShowVariable>()) {
+    *returns_rows = true;
+    if (show->all) return std::vector<ResultColumn>{{"name", text_type()}, {"setting", text_type()},
+                                                    {"description", text_type()}};
+    const VarDefinition* def = SessionVars::find(show->name);
+    return std::vector<ResultColumn>{{def ? std::string(def->name) : show->name, text_type()}};
+  }
+  if (statement.as<sql::SetVariable>() || statement.as<sql::ResetVariable>() ||
+      statement.as<sql::StartTransaction>() || statement.as<sql::Commit>() || statement.as<sql::Rollback>() ||
+      statement.as<sql::SetTransaction>() || statement.as<sql::Discard>()) {
+    return std::vector<ResultColumn>{};
+  }
+  return std::nullopt;
+}
+
+}  // namespace tandem::frontend

@@ -1,0 +1,599 @@
+#include "frontend/protocol/connection.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+#include "frontend/adapter/adapter.hpp"
+#include "frontend/pgwire/scram.hpp"
+#include "frontend/protocol/result_encoder.hpp"
+
+namespace tandem::frontend {
+namespace asio = boost::asio;
+using asio::awaitable;
+using asio::use_awaitable;
+
+namespace {
+
+constexpr size_t kReadChunk = 16 * 1024;
+// Flush mid-result once this much output is buffered.
+constexpr size_t kFlushThreshold = 256 * 1024;
+
+pgwire::TransactionStatus wire_status(TransactionState t) {
+  switch (t) {
+    case TransactionState::kIdle:
+      return pgwire::TransactionStatus::kIdle;
+    case TransactionState::kInBlock:
+      return pgwire::TransactionStatus::kInTransaction;
+    case TransactionState::kFailed:
+      return pgwire::TransactionStatus::kFailed;
+  }
+  return pgwire::TransactionStatus::kIdle;
+}
+
+Status protocol_violation(std::string message) {
+  return Status::error(sqlstate::kProtocolViolation, std::move(message));
+}
+
+}  // namespace
+
+Connection::Connection(asio::ip::tcp::socket socket, ServerContext& context)
+    : socket_(std::move(socket)), context_(context), decoder_(context.options.max_message_size) {
+  in_.reserve(kReadChunk);
+  out_.reserve(kReadChunk);
+}
+
+Connection::~Connection() {
+  if (cancel_key_) context_.cancels.remove(cancel_key_->process_id);
+  if (counted_) context_.connections.remove();
+}
+
+void Connection::shutdown() {
+  auto self = shared_from_this();
+  asio::post(socket_.get_executor(), [self] {
+    if (self->phase_ == Phase::kDone) return;
+    self->fatal(Status::error(sqlstate::kAdminShutdown, "terminating connection due to administrator command"));
+    boost::system::error_code ec;
+    asio::write(self->socket_, asio::buffer(self->out_), ec);
+    self->out_.clear();
+    self->socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+    self->socket_.close(ec);
+  });
+}
+
+std::span<const uint8_t> Connection::pending() const {
+  return std::span<const uint8_t>(in_.data() + in_begin_, in_.size() - in_begin_);
+}
+
+void Connection::consume(size_t n) { in_begin_ += n; }
+
+// Ensures at least `needed` unconsumed bytes are buffered. Returns false when
+// the peer closed the connection.
+awaitable<bool> Connection::fill(size_t needed) {
+  while (in_.size() - in_begin_ < needed) {
+    if (in_begin_ > 0) {
+      in_.erase(in_.begin(), in_.begin() + static_cast<std::ptrdiff_t>(in_begin_));
+      in_begin_ = 0;
+    }
+    size_t old = in_.size();
+    size_t want = std::max(kReadChunk, needed - old);
+    in_.resize(old + want);
+    boost::system::error_code ec;
+    size_t n = co_await socket_.async_read_some(asio::buffer(in_.data() + old, want),
+                                                asio::redirect_error(use_awaitable, ec));
+    in_.resize(old + n);
+    if (ec || n == 0) co_return false;
+  }
+  co_return true;
+}
+
+awaitable<void> Connection::flush() {
+  if (out_.empty()) co_return;
+  boost::system::error_code ec;
+  co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(use_awaitable, ec));
+  out_.clear();
+  if (ec) phase_ = Phase::kDone;
+}
+
+void Connection::fatal(const Status& status) {
+  Status s = status;
+  writer_.error_response(std::move(s).fatal());
+  phase_ = Phase::kDone;
+}
+
+awaitable<void> Connection::run() {
+  auto self = shared_from_this();
+  boost::system::error_code ec;
+  auto endpoint = socket_.remote_endpoint(ec);
+  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  std::string peer = ec ? std::string("?") : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+  if (co_await startup()) {
+    spdlog::info("connection from {} user={} database={}", peer, session_->user(), session_->database());
+    co_await serve();
+  }
+  co_await flush();
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+  socket_.close(ec);
+  if (session_) spdlog::info("connection from {} closed", peer);
+}
+
+// ---- startup and authentication ----
+
+awaitable<bool> Connection::startup() {
+  for (;;) {
+    auto r = decoder_.try_decode_startup(pending());
+    if (r.needs_more()) {
+      if (!co_await fill(r.bytes_needed())) co_return false;
+      continue;
+    }
+    if (r.is_error()) {
+      spdlog::warn("startup protocol error: {}", r.status().message());
+      fatal(r.status());
+      co_return false;
+    }
+    size_t consumed = r.consumed();
+    auto message = std::move(r.message());
+    if (std::holds_alternative<pgwire::SslRequest>(message) ||
+        std::holds_alternative<pgwire::GssEncRequest>(message)) {
+      consume(consumed);
+      out_.push_back('N');  // no TLS, no GSSAPI encryption: the client goes on in the clear
+      co_await flush();
+      continue;
+    }
+    if (auto* cancel = std::get_if<pgwire::CancelRequest>(&message)) {
+      bool hit = context_.cancels.cancel({cancel->process_id, cancel->secret_key});
+      spdlog::debug("cancel request for pid {}: {}", cancel->process_id, hit ? "delivered" : "no match");
+      consume(consumed);
+      co_return false;  // PostgreSQL closes a cancel connection without a reply
+    }
+    auto& startup = std::get<pgwire::StartupMessage>(message);
+    auto user = startup.parameter("user");
+    if (!user || user->empty()) {
+      fatal(Status::error(sqlstate::kInvalidAuthorizationSpecification,
+                          "no PostgreSQL user name specified in startup packet"));
+      co_return false;
+    }
+    std::string database(startup.parameter("database").value_or("materialize"));
+    if (database.empty()) database = "materialize";
+    session_ = std::make_unique<Session>(std::string(*user), database);
+    std::vector<std::pair<std::string, std::string>> startup_vars;
+    for (auto [key, value] : startup.parameters) {
+      if (key == "user" || key == "database" || key == "options" || key == "replication" ||
+          key.substr(0, 5) == "_pq_.")
+        continue;
+      startup_vars.emplace_back(std::string(key), std::string(value));
+    }
+    consume(consumed);
+
+    if (context_.shutting_down.load()) {
+      fatal(Status::error(sqlstate::kAdminShutdown, "the database system is shutting down"));
+      co_return false;
+    }
+    if (!context_.connections.try_add(context_.options.max_connections)) {
+      fatal(Status::error(sqlstate::kTooManyConnections, "sorry, too many clients already"));
+      co_return false;
+    }
+    counted_ = true;
+    if (!co_await authenticate()) co_return false;
+
+    writer_.authentication_ok();
+    for (auto& [key, value] : startup_vars) {
+      Status s = session_->vars().set_startup(key, value);
+      if (!s.is_ok()) {
+        if (s.sqlstate() == sqlstate::kUndefinedObject) continue;  // unknown parameters are ignored
+        fatal(s);
+        co_return false;
+      }
+    }
+    if (database != "materialize") {
+      pgwire::Notice notice;
+      std::string text = "session database \"" + database + "\" does not exist";
+      notice.message = text;
+      notice.sqlstate = sqlstate::kUndefinedObject;
+      writer_.notice_response(notice);
+    }
+    for (auto& [name, value] : session_->vars().reported()) writer_.parameter_status(name, value);
+    cancel_key_ = context_.cancels.add(session_->cancel_token());
+    writer_.backend_key_data(cancel_key_->process_id, cancel_key_->secret_key);
+    writer_.ready_for_query(pgwire::TransactionStatus::kIdle);
+    phase_ = Phase::kReady;
+    co_await flush();
+    co_return phase_ != Phase::kDone;
+  }
+}
+
+awaitable<std::optional<pgwire::PasswordMessage>> Connection::read_password_message() {
+  for (;;) {
+    auto r = decoder_.try_decode(pending());
+    if (r.needs_more()) {
+      if (!co_await fill(r.bytes_needed())) co_return std::nullopt;
+      continue;
+    }
+    if (r.is_error()) {
+      fatal(r.status());
+      co_return std::nullopt;
+    }
+    auto* p = std::get_if<pgwire::PasswordMessage>(&r.message());
+    if (p == nullptr) {
+      fatal(protocol_violation("expected password response"));
+      co_return std::nullopt;
+    }
+    // The payload views stay valid: nothing is read until the caller is done.
+    pgwire::PasswordMessage message = *p;
+    consume(r.consumed());
+    co_return message;
+  }
+}
+
+awaitable<bool> Connection::authenticate() {
+  if (context_.passwords == nullptr) co_return true;  // trust
+  const std::string& user = session_->user();
+  auto auth_failed = [&] {
+    return Status::error(sqlstate::kInvalidPassword, "password authentication failed for user \"" + user + "\"");
+  };
+  auto password = context_.passwords->lookup(user);
+  // An unknown user goes through the same exchange and fails at the end, so
+  // the replies do not reveal which users exist.
+  pgwire::ScramServer scram = password ? pgwire::ScramServer(user, std::string(*password))
+                                       : pgwire::ScramServer::for_unknown_user(user);
+  std::string_view mechanisms[] = {"SCRAM-SHA-256"};
+  writer_.authentication_sasl(mechanisms);
+  co_await flush();
+
+  auto first = co_await read_password_message();
+  if (!first) co_return false;
+  auto initial = first->as_sasl_initial_response();
+  if (!initial.ok()) {
+    fatal(initial.status());
+    co_return false;
+  }
+  if (initial->mechanism != "SCRAM-SHA-256" || !initial->data) {
+    fatal(protocol_violation("client selected an invalid SASL authentication mechanism"));
+    co_return false;
+  }
+  auto server_first = scram.handle_client_first(*initial->data);
+  if (!server_first.ok()) {
+    fatal(server_first.status());
+    co_return false;
+  }
+  writer_.authentication_sasl_continue(*server_first);
+  co_await flush();
+
+  auto final_message = co_await read_password_message();
+  if (!final_message) co_return false;
+  auto server_final = scram.handle_client_final(final_message->as_sasl_response());
+  if (!server_final.ok() || !password) {
+    spdlog::warn("password authentication failed for user \"{}\"", user);
+    fatal(server_final.ok() ? auth_failed() : server_final.status());
+    co_return false;
+  }
+  writer_.authentication_sasl_final(*server_final);
+  co_return true;
+}
+
+// ---- the Ready phase ----
+
+awaitable<void> Connection::serve() {
+  while (phase_ != Phase::kDone) {
+    auto r = decoder_.try_decode(pending());
+    if (r.needs_more()) {
+      // Everything received so far is handled: answer before waiting.
+      co_await flush();
+      if (phase_ == Phase::kDone) break;
+      if (!co_await fill(r.bytes_needed())) break;
+      continue;
+    }
+    if (r.is_error()) {
+      spdlog::warn("protocol error from user {}: {}", session_->user(), r.status().message());
+      fatal(r.status());
+      break;
+    }
+    size_t consumed = r.consumed();
+    auto& message = r.message();
+    if (std::holds_alternative<pgwire::Terminate>(message)) break;
+    if (phase_ == Phase::kDrainUntilSync) {
+      if (std::holds_alternative<pgwire::Sync>(message)) {
+        phase_ = Phase::kReady;
+        on_sync();
+      }
+      consume(consumed);
+      continue;
+    }
+    if (auto* m = std::get_if<pgwire::Query>(&message)) {
+      co_await on_query(m->sql);
+    } else if (auto* m = std::get_if<pgwire::Parse>(&message)) {
+      on_parse(*m);
+    } else if (auto* m = std::get_if<pgwire::Bind>(&message)) {
+      on_bind(*m);
+    } else if (auto* m = std::get_if<pgwire::Describe>(&message)) {
+      on_describe(*m);
+    } else if (auto* m = std::get_if<pgwire::Execute>(&message)) {
+      co_await on_execute(*m);
+    } else if (auto* m = std::get_if<pgwire::Close>(&message)) {
+      on_close(*m);
+    } else if (std::holds_alternative<pgwire::Sync>(message)) {
+      on_sync();
+    } else if (std::holds_alternative<pgwire::Flush>(message)) {
+      consume(consumed);
+      co_await flush();
+      continue;
+    } else if (std::holds_alternative<pgwire::PasswordMessage>(message)) {
+      fatal(protocol_violation("unexpected password message"));
+    }
+    // CopyData/CopyDone/CopyFail outside COPY IN are ignored, as in PostgreSQL.
+    consume(consumed);
+    if (out_.size() >= kFlushThreshold) co_await flush();
+  }
+}
+
+void Connection::report_error(const Status& status, bool extended) {
+  spdlog::debug("statement error {}: {}", status.sqlstate(), status.message());
+  writer_.error_response(status);
+  if (session_->transaction() == TransactionState::kInBlock) {
+    session_->set_transaction(TransactionState::kFailed);
+  }
+  if (extended) phase_ = Phase::kDrainUntilSync;
+}
+
+void Connection::send_notices_and_parameters(const ExecResult& result) {
+  for (const ResultNotice& n : result.notices) {
+    pgwire::Notice notice;
+    notice.severity = n.severity == ResultNotice::Severity::kWarning ? pgwire::NoticeSeverity::kWarning
+                                                                      : pgwire::NoticeSeverity::kNotice;
+    notice.sqlstate = n.status.sqlstate();
+    notice.message = n.status.message();
+    notice.detail = n.status.detail();
+    notice.hint = n.status.hint();
+    writer_.notice_response(notice);
+  }
+  // Reported like PostgreSQL: once, just before the next ReadyForQuery.
+  for (const auto& change : result.parameter_changes) pending_parameters_.push_back(change);
+}
+
+awaitable<Result<ExecResult>> Connection::execute(const PreparedStatement& statement, const Row& params) {
+  auto& token = *session_->cancel_token();
+  int64_t timeout_ms = session_->vars().statement_timeout_ms();
+  token.begin_statement(timeout_ms > 0 ? CancelToken::Clock::now() + std::chrono::milliseconds(timeout_ms)
+                                       : CancelToken::Clock::time_point::max());
+  if (spdlog::should_log(spdlog::level::debug)) {
+    spdlog::debug("user {} executes: {}", session_->user(), statement.sql);
+  }
+  if (!context_.adapter.may_block(statement)) {
+    co_return context_.adapter.execute(*session_, statement, params, token);
+  }
+  // Off the I/O thread while it may wait; back on it to answer.
+  auto io_executor = co_await asio::this_coro::executor;
+  co_await asio::post(context_.blocking_pool, use_awaitable);
+  Result<ExecResult> result = context_.adapter.execute(*session_, statement, params, token);
+  co_await asio::post(io_executor, use_awaitable);
+  co_return result;
+}
+
+awaitable<void> Connection::on_query(std::string_view sql) {
+  // The views into the input buffer must not outlive this message; the
+  // statements keep their own copies of the text.
+  auto parsed = context_.adapter.parse(sql);
+  if (!parsed.ok()) {
+    report_error(parsed.status(), false);
+    ready_for_query();
+    co_return;
+  }
+  if (parsed->empty()) writer_.empty_query_response();
+  for (auto& statement : *parsed) {
+    if (session_->transaction() == TransactionState::kFailed && !Adapter::ends_transaction(statement)) {
+      report_error(Status::error(sqlstate::kInFailedSqlTransaction,
+                                 "current transaction is aborted, commands ignored until end of transaction block"),
+                   false);
+      break;
+    }
+    auto prepared = context_.adapter.prepare(*session_, std::move(statement), {});
+    if (!prepared.ok()) {
+      report_error(prepared.status(), false);
+      break;
+    }
+    auto result = co_await execute(**prepared, Row());
+    if (!result.ok()) {
+      report_error(result.status(), false);
+      break;
+    }
+    send_notices_and_parameters(*result);
+    if (result->empty_query) {
+      writer_.empty_query_response();
+      continue;
+    }
+    if (result->returns_rows) {
+      write_row_description(writer_, result->columns, {});
+      write_data_rows(writer_, *result, 0, result->rows.size(), {});
+    }
+    writer_.command_complete(result->tag);
+    if (out_.size() >= kFlushThreshold) co_await flush();
+  }
+  ready_for_query();
+}
+
+void Connection::on_parse(const pgwire::Parse& m) {
+  auto& statements = session_->statements();
+  if (!m.statement.empty() && statements.count(m.statement) != 0) {
+    report_error(Status::error(sqlstate::kDuplicatePreparedStatement,
+                               "prepared statement \"" + std::string(m.statement) + "\" already exists"),
+                 true);
+    return;
+  }
+  auto parsed = context_.adapter.parse(m.query);
+  if (!parsed.ok()) {
+    report_error(parsed.status(), true);
+    return;
+  }
+  if (parsed->size() > 1) {
+    report_error(Status::error(sqlstate::kSyntaxError, "cannot insert multiple commands into a prepared statement"),
+                 true);
+    return;
+  }
+  std::optional<sql::ParsedStatement> statement;
+  if (!parsed->empty()) statement = std::move(parsed->front());
+  auto prepared = context_.adapter.prepare(*session_, std::move(statement), m.param_types);
+  if (!prepared.ok()) {
+    report_error(prepared.status(), true);
+    return;
+  }
+  statements[std::string(m.statement)] = std::move(*prepared);
+  writer_.parse_complete();
+}
+
+void Connection::on_bind(const pgwire::Bind& m) {
+  auto& statements = session_->statements();
+  auto it = statements.find(m.statement);
+  if (it == statements.end()) {
+    report_error(Status::error(sqlstate::kUndefinedPreparedStatement,
+                               "prepared statement \"" + std::string(m.statement) + "\" does not exist"),
+                 true);
+    return;
+  }
+  auto& portals = session_->portals();
+  if (!m.portal.empty() && portals.count(m.portal) != 0) {
+    report_error(Status::error(sqlstate::kDuplicateCursor, "portal \"" + std::string(m.portal) + "\" already exists"),
+                 true);
+    return;
+  }
+  const auto& statement = it->second;
+  if (session_->transaction() == TransactionState::kFailed &&
+      !(statement->parsed && Adapter::ends_transaction(*statement->parsed))) {
+    report_error(Status::error(sqlstate::kInFailedSqlTransaction,
+                               "current transaction is aborted, commands ignored until end of transaction block"),
+                 true);
+    return;
+  }
+  auto params = decode_parameters(*statement, m);
+  if (!params.ok()) {
+    report_error(params.status(), true);
+    return;
+  }
+  auto formats = normalize_result_formats(m.result_formats, statement->result_columns.size());
+  if (!formats.ok()) {
+    report_error(formats.status(), true);
+    return;
+  }
+  Portal portal;
+  portal.statement = statement;
+  portal.params = std::move(*params);
+  portal.result_formats = std::move(*formats);
+  portals[std::string(m.portal)] = std::move(portal);
+  writer_.bind_complete();
+}
+
+void Connection::on_describe(const pgwire::Describe& m) {
+  if (m.kind == 'S') {
+    auto& statements = session_->statements();
+    auto it = statements.find(m.name);
+    if (it == statements.end()) {
+      report_error(Status::error(sqlstate::kUndefinedPreparedStatement,
+                                 "prepared statement \"" + std::string(m.name) + "\" does not exist"),
+                   true);
+      return;
+    }
+    std::vector<pgwire::Oid> oids;
+    for (const ColumnType& t : it->second->param_types) oids.push_back(type_oid(t.id));
+    writer_.parameter_description(oids);
+    if (it->second->returns_rows) {
+      write_row_description(writer_, it->second->result_columns, {});
+    } else {
+      writer_.no_data();
+    }
+    return;
+  }
+  auto& portals = session_->portals();
+  auto it = portals.find(m.name);
+  if (it == portals.end()) {
+    report_error(Status::error(sqlstate::kInvalidCursorName, "portal \"" + std::string(m.name) + "\" does not exist"),
+                 true);
+    return;
+  }
+  const Portal& portal = it->second;
+  if (portal.statement->returns_rows) {
+    write_row_description(writer_, portal.statement->result_columns, portal.result_formats);
+  } else {
+    writer_.no_data();
+  }
+}
+
+awaitable<void> Connection::on_execute(const pgwire::Execute& m) {
+  auto& portals = session_->portals();
+  auto it = portals.find(m.portal);
+  if (it == portals.end()) {
+    report_error(Status::error(sqlstate::kInvalidCursorName, "portal \"" + std::string(m.portal) + "\" does not exist"),
+                 true);
+    co_return;
+  }
+  std::string portal_name(m.portal);
+  if (!it->second.result) {
+    const PreparedStatement& statement = *it->second.statement;
+    if (!statement.parsed) {
+      writer_.empty_query_response();
+      co_return;
+    }
+    auto result = co_await execute(statement, it->second.params);
+    // The session's portals may have changed while the statement ran (it
+    // cannot: this coroutine is the only user), but look the portal up again
+    // rather than trusting the iterator across a suspension.
+    it = portals.find(portal_name);
+    if (!result.ok()) {
+      report_error(result.status(), true);
+      co_return;
+    }
+    send_notices_and_parameters(*result);
+    it->second.result = std::move(*result);
+  }
+  Portal& portal = it->second;
+  ExecResult& result = *portal.result;
+  if (!result.returns_rows) {
+    if (portal.next_row == 0) {
+      writer_.command_complete(result.tag);
+      portal.next_row = 1;  // a command completes once; re-executing is a no-op
+    } else {
+      writer_.command_complete(result.tag);
+    }
+    co_return;
+  }
+  size_t begin = portal.next_row;
+  size_t end = result.rows.size();
+  if (m.max_rows > 0 && end - begin > static_cast<size_t>(m.max_rows)) end = begin + static_cast<size_t>(m.max_rows);
+  write_data_rows(writer_, result, begin, end, portal.result_formats);
+  portal.next_row = end;
+  if (end < result.rows.size()) {
+    writer_.portal_suspended();
+  } else if (result.tag.rfind("SELECT ", 0) == 0) {
+    // After suspensions PostgreSQL counts the rows of this Execute only.
+    writer_.command_complete("SELECT " + std::to_string(end - begin));
+  } else {
+    writer_.command_complete(result.tag);
+  }
+}
+
+void Connection::on_close(const pgwire::Close& m) {
+  if (m.kind == 'S') {
+    session_->statements().erase(std::string(m.name));
+  } else {
+    session_->portals().erase(std::string(m.name));
+  }
+  writer_.close_complete();
+}
+
+void Connection::on_sync() {
+  // The unnamed portal lives until the end of the implicit transaction.
+  if (session_->transaction() == TransactionState::kIdle) session_->portals().erase(std::string());
+  ready_for_query();
+}
+
+void Connection::ready_for_query() {
+  for (const auto& [name, value] : pending_parameters_) writer_.parameter_status(name, value);
+  pending_parameters_.clear();
+  writer_.ready_for_query(wire_status(session_->transaction()));
+}
+
+}  // namespace tandem::frontend

@@ -1,0 +1,87 @@
+#pragma once
+// Connection: one client connection, from the startup packet to Terminate.
+// It drives the protocol state machine (Startup -> Authenticating -> Ready,
+// and within Ready the extended protocol's Drain-until-Sync after an error)
+// over the pure codec in frontend/pgwire (STYLE #10), and hands statements
+// to the Adapter.
+//
+// Output is batched: messages are appended to one buffer and written when
+// every complete message already received has been handled, so a pipelined
+// Parse/Bind/Describe/Execute/Sync costs one write.
+//
+// Threading: the coroutine runs on its socket's io_context thread; a
+// statement that may wait runs on the blocking pool while the coroutine is
+// suspended. shutdown() may be called from any thread.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include "frontend/pgwire/backend_writer.hpp"
+#include "frontend/pgwire/codec.hpp"
+#include "frontend/server/server_context.hpp"
+#include "frontend/session/session.hpp"
+
+namespace tandem::frontend {
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(boost::asio::ip::tcp::socket socket, ServerContext& context);
+  ~Connection();
+
+  boost::asio::awaitable<void> run();
+  // Closes the connection with FATAL 57P01 (server shutdown).
+  void shutdown();
+
+ private:
+  enum class Phase : uint8_t { kStartup, kReady, kDrainUntilSync, kDone };
+
+  boost::asio::awaitable<bool> fill(size_t needed);
+  boost::asio::awaitable<void> flush();
+  void consume(size_t n);
+  std::span<const uint8_t> pending() const;
+
+  boost::asio::awaitable<bool> startup();
+  boost::asio::awaitable<bool> authenticate();
+  boost::asio::awaitable<std::optional<pgwire::PasswordMessage>> read_password_message();
+  boost::asio::awaitable<void> serve();
+  void fatal(const Status& status);
+
+  // Handlers of the Ready phase.
+  boost::asio::awaitable<void> on_query(std::string_view sql);
+  void on_parse(const pgwire::Parse& m);
+  void on_bind(const pgwire::Bind& m);
+  void on_describe(const pgwire::Describe& m);
+  boost::asio::awaitable<void> on_execute(const pgwire::Execute& m);
+  void on_close(const pgwire::Close& m);
+  void on_sync();
+  void ready_for_query();
+
+  // Runs a statement, on the blocking pool if it may wait.
+  boost::asio::awaitable<Result<ExecResult>> execute(const PreparedStatement& statement, const Row& params);
+  // An error in the Ready phase: reported, the transaction marked failed,
+  // and (in the extended protocol) messages skipped until Sync.
+  void report_error(const Status& status, bool extended);
+  void send_result_prefix(const ExecResult& result);
+  void send_notices_and_parameters(const ExecResult& result);
+
+  boost::asio::ip::tcp::socket socket_;
+  ServerContext& context_;
+  pgwire::MessageDecoder decoder_;
+  std::vector<uint8_t> in_;
+  size_t in_begin_ = 0;
+  std::string out_;
+  pgwire::BackendWriter writer_{out_};
+  Phase phase_ = Phase::kStartup;
+  std::unique_ptr<Session> session_;
+  std::optional<CancelRegistry::Key> cancel_key_;
+  bool counted_ = false;
+  std::vector<std::pair<std::string, std::string>> pending_parameters_;
+};
+
+}  // namespace tandem::frontend

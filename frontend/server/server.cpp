@@ -1,0 +1,159 @@
+#include "frontend/server/server.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <condition_variable>
+#include <optional>
+
+#include "frontend/protocol/connection.hpp"
+
+namespace tandem::frontend {
+namespace asio = boost::asio;
+
+// Threads that run statements which may wait (pg_sleep, parked reads). Each
+// waits on a condition variable, not a CPU, so there can be more than cores.
+constexpr unsigned kBlockingThreads = 16;
+
+struct Server::Impl {
+  using WorkGuard = asio::executor_work_guard<asio::io_context::executor_type>;
+
+  explicit Impl(const ServerOptions& options, Adapter& adapter)
+      : blocking_pool(kBlockingThreads),
+        context{options, adapter, cancels, blocking_pool, nullptr, counter, shutting_down} {}
+
+  std::vector<std::unique_ptr<asio::io_context>> io_contexts;
+  std::vector<WorkGuard> guards;
+  std::vector<std::thread> threads;
+  std::optional<asio::ip::tcp::acceptor> acceptor;
+  size_t next_context = 0;
+
+  CancelRegistry cancels;
+  asio::thread_pool blocking_pool;
+  std::optional<pgwire::PasswordFile> passwords;
+  ConnectionCounter counter;
+  std::atomic<bool> shutting_down{false};
+  ServerContext context;
+
+  std::mutex mu;  // guards connections and stopped
+  std::condition_variable cv;
+  std::vector<std::weak_ptr<Connection>> connections;
+  bool stopped = false;
+
+  asio::awaitable<void> accept_loop();
+};
+
+asio::awaitable<void> Server::Impl::accept_loop() {
+  for (;;) {
+    asio::io_context& target = *io_contexts[next_context++ % io_contexts.size()];
+    boost::system::error_code ec;
+    asio::ip::tcp::socket socket = co_await acceptor->async_accept(target, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      if (shutting_down.load() || ec == asio::error::operation_aborted) co_return;
+      spdlog::warn("accept failed: {}", ec.message());
+      continue;
+    }
+    auto connection = std::make_shared<Connection>(std::move(socket), context);
+    {
+      std::lock_guard lock(mu);
+      // Drop entries of finished connections while we are here.
+      std::erase_if(connections, [](const auto& w) { return w.expired(); });
+      connections.push_back(connection);
+    }
+    asio::co_spawn(target, connection->run(), asio::detached);
+  }
+}
+
+Server::Server(ServerOptions options, Adapter& adapter)
+    : options_(std::move(options)), impl_(std::make_unique<Impl>(options_, adapter)) {}
+
+Server::~Server() {
+  stop();
+  for (auto& t : impl_->threads) {
+    if (t.joinable()) t.join();
+  }
+}
+
+Status Server::start() {
+  if (!options_.password_file.empty()) {
+    auto passwords = pgwire::PasswordFile::load(options_.password_file);
+    if (!passwords.ok()) return passwords.status();
+    impl_->passwords = std::move(*passwords);
+    impl_->context.passwords = &*impl_->passwords;
+  }
+  unsigned n = options_.io_threads != 0 ? options_.io_threads : std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < n; ++i) {
+    impl_->io_contexts.push_back(std::make_unique<asio::io_context>(1));
+    impl_->guards.emplace_back(impl_->io_contexts.back()->get_executor());
+  }
+  boost::system::error_code ec;
+  auto address = asio::ip::make_address(options_.listen_host, ec);
+  if (ec) {
+    return Status::error(sqlstate::kInvalidParameterValue, "invalid listen address \"" + options_.listen_host + "\"");
+  }
+  asio::ip::tcp::endpoint endpoint(address, options_.listen_port);
+  auto& acceptor = impl_->acceptor.emplace(*impl_->io_contexts[0]);
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return Status::error(sqlstate::kIoError, "could not listen on " + options_.listen_host + ":" +
+                                                 std::to_string(options_.listen_port) + ": " + ec.message());
+  }
+  bound_port_ = acceptor.local_endpoint().port();
+  asio::co_spawn(*impl_->io_contexts[0], impl_->accept_loop(), asio::detached);
+  for (auto& ctx : impl_->io_contexts) {
+    impl_->threads.emplace_back([c = ctx.get()] { c->run(); });
+  }
+  spdlog::info("listening on {}:{} ({} I/O threads{})", options_.listen_host, bound_port_, n,
+               impl_->passwords ? ", SCRAM-SHA-256 authentication" : ", trust authentication");
+  return Status::ok();
+}
+
+void Server::run() {
+  {
+    std::unique_lock lock(impl_->mu);
+    impl_->cv.wait(lock, [&] { return impl_->stopped; });
+  }
+  // Give connections a moment to write their FATAL message and close.
+  impl_->counter.wait_for_zero(std::chrono::steady_clock::now() + std::chrono::seconds(2));
+  for (auto& ctx : impl_->io_contexts) ctx->stop();
+  for (auto& t : impl_->threads) {
+    if (t.joinable()) t.join();
+  }
+  impl_->blocking_pool.join();
+}
+
+void Server::stop() {
+  if (impl_->shutting_down.exchange(true)) return;
+  spdlog::info("shutting down");
+  if (impl_->acceptor) {
+    asio::post(*impl_->io_contexts[0], [this] {
+      boost::system::error_code ec;
+      impl_->acceptor->close(ec);
+    });
+  }
+  impl_->cancels.cancel_all(CancelToken::Reason::kShutdown);
+  std::vector<std::shared_ptr<Connection>> live;
+  {
+    std::lock_guard lock(impl_->mu);
+    for (auto& w : impl_->connections) {
+      if (auto c = w.lock()) live.push_back(std::move(c));
+    }
+    impl_->stopped = true;
+  }
+  for (auto& c : live) c->shutdown();
+  impl_->guards.clear();
+  impl_->cv.notify_all();
+}
+
+}  // namespace tandem::frontend

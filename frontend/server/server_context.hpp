@@ -1,0 +1,64 @@
+#pragma once
+// ServerContext: what every connection shares with the server. Internal to
+// frontend/server and frontend/protocol (it pulls in Asio).
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+
+#include <boost/asio/thread_pool.hpp>
+
+#include "frontend/pgwire/password_file.hpp"
+#include "frontend/server/cancel_registry.hpp"
+#include "frontend/server/server_options.hpp"
+
+namespace tandem::frontend {
+
+class Adapter;
+
+// Counts authenticated connections, for --max-connections and for shutdown,
+// which waits (without polling) until every connection has closed.
+class ConnectionCounter {
+ public:
+  // Returns false (and counts nothing) when `limit` connections exist.
+  bool try_add(size_t limit) {
+    std::lock_guard lock(mu_);
+    if (count_ >= limit) return false;
+    ++count_;
+    return true;
+  }
+  void remove() {
+    {
+      std::lock_guard lock(mu_);
+      --count_;
+    }
+    cv_.notify_all();
+  }
+  // Waits until no connection is left or the deadline passes.
+  void wait_for_zero(std::chrono::steady_clock::time_point deadline) {
+    std::unique_lock lock(mu_);
+    cv_.wait_until(lock, deadline, [&] { return count_ == 0; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  size_t count_ = 0;
+};
+
+struct ServerContext {
+  const ServerOptions& options;
+  Adapter& adapter;
+  CancelRegistry& cancels;
+  // Runs statements that may wait (pg_sleep, parked reads) off the I/O
+  // threads, so an I/O thread never sleeps on behalf of one session.
+  boost::asio::thread_pool& blocking_pool;
+  // nullptr: trust authentication.
+  const pgwire::PasswordFile* passwords;
+  ConnectionCounter& connections;
+  std::atomic<bool>& shutting_down;
+};
+
+}  // namespace tandem::frontend

@@ -1,0 +1,23 @@
+#pragma once
+// ServerOptions: what tandemd's command line configures (see tandemd --help).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace tandem::frontend {
+
+struct ServerOptions {
+  std::string listen_host = "127.0.0.1";
+  uint16_t listen_port = 6875;  // Materialize's port; 0 picks a free one
+  std::string data_dir = "./data";
+  std::string log_level = "info";
+  size_t max_connections = 1000;
+  std::string password_file;  // empty: trust authentication
+  size_t max_message_size = size_t{64} << 20;
+  // Threads running connections; 0 = one per hardware thread.
+  unsigned io_threads = 0;
+  bool sync_writes = true;
+};
+
+}  // namespace tandem::frontend

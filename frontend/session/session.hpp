@@ -1,0 +1,59 @@
+#pragma once
+// Session: the state of one client connection that outlives a statement:
+// configuration variables, the transaction block status, prepared statements
+// and portals of the extended protocol, and the cancellation token.
+//
+// Threading: owned by its connection; used by one thread at a time (the
+// connection's I/O thread, or the blocking pool while a statement that may
+// wait runs there, never both).
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "frontend/adapter/prepared_statement.hpp"
+#include "frontend/server/cancel_registry.hpp"
+#include "frontend/session/session_vars.hpp"
+
+namespace tandem::frontend {
+
+enum class TransactionState : uint8_t {
+  kIdle,     // no transaction block
+  kInBlock,  // inside BEGIN ... COMMIT
+  kFailed,   // inside a block after an error: only ROLLBACK/COMMIT accepted
+};
+
+class Session {
+ public:
+  Session(std::string user, std::string database);
+
+  const std::string& user() const { return user_; }
+  const std::string& database() const { return database_; }
+  bool is_superuser() const { return user_ == "mz_system"; }
+
+  SessionVars& vars() { return vars_; }
+  const SessionVars& vars() const { return vars_; }
+
+  TransactionState transaction() const { return transaction_; }
+  void set_transaction(TransactionState t) { transaction_ = t; }
+
+  // Extended protocol objects. The unnamed ("") statement and portal are
+  // replaced freely; named ones must be closed first.
+  std::map<std::string, std::shared_ptr<const PreparedStatement>, std::less<>>& statements() {
+    return statements_;
+  }
+  std::map<std::string, Portal, std::less<>>& portals() { return portals_; }
+
+  const std::shared_ptr<CancelToken>& cancel_token() const { return cancel_token_; }
+
+ private:
+  std::string user_;
+  std::string database_;
+  SessionVars vars_;
+  TransactionState transaction_ = TransactionState::kIdle;
+  std::map<std::string, std::shared_ptr<const PreparedStatement>, std::less<>> statements_;
+  std::map<std::string, Portal, std::less<>> portals_;
+  std::shared_ptr<CancelToken> cancel_token_ = std::make_shared<CancelToken>();
+};
+
+}  // namespace tandem::frontend

@@ -1,0 +1,158 @@
+// tandemd: the tandem server. Parses the command line, opens the data
+// directory, serves PostgreSQL-wire clients until SIGINT/SIGTERM, then stops
+// accepting, cancels running statements, closes storage and exits 0.
+
+#include <signal.h>
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "frontend/adapter/adapter.hpp"
+#include "frontend/server/server.hpp"
+#include "storage/durable_store.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(tandemd: a streaming SQL engine behind the PostgreSQL wire protocol
+
+Usage: tandemd [OPTIONS]
+
+  --listen HOST:PORT       address to listen on (default 127.0.0.1:6875)
+  --data-dir DIR           data directory, created if missing (default ./data)
+  --log-level LEVEL        trace, debug, info, warn, error (default info);
+                           debug logs each statement
+  --max-connections N      maximum concurrent client connections (default 1000)
+  --password-file FILE     require SCRAM-SHA-256 passwords from FILE (lines user:password);
+                           without it any user is trusted
+  --max-message-size BYTES largest accepted protocol message (default 67108864)
+  --io-threads N           connection threads (default: one per CPU)
+  --durability MODE        strict (fsync before acknowledging a write, default) or
+                           relaxed (UNSAFE: a crash may lose acknowledged writes)
+  --help                   show this text
+  --version                show the version
+)";
+
+bool parse_size(const std::string& s, size_t* out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "tandemd: %s\n\n%s", message.c_str(), kUsage);
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tandem::frontend::ServerOptions options;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    auto eq = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    } else if (arg != "--help" && arg != "--version") {
+      if (i + 1 >= argc) return usage_error("missing value for " + arg);
+      value = argv[++i];
+    }
+    if (arg == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "--version") {
+      std::puts("tandemd 0.1 (PostgreSQL 15.0 protocol)");
+      return 0;
+    } else if (arg == "--listen") {
+      auto colon = value.rfind(':');
+      size_t port = 0;
+      if (colon == std::string::npos || !parse_size(value.substr(colon + 1), &port) || port > 65535)
+        return usage_error("invalid --listen address \"" + value + "\" (expected HOST:PORT)");
+      options.listen_host = value.substr(0, colon);
+      options.listen_port = static_cast<uint16_t>(port);
+    } else if (arg == "--data-dir") {
+      options.data_dir = value;
+    } else if (arg == "--log-level") {
+      options.log_level = value;
+    } else if (arg == "--max-connections") {
+      if (!parse_size(value, &options.max_connections) || options.max_connections == 0)
+        return usage_error("invalid --max-connections \"" + value + "\"");
+    } else if (arg == "--password-file") {
+      options.password_file = value;
+    } else if (arg == "--max-message-size") {
+      if (!parse_size(value, &options.max_message_size) || options.max_message_size < 1024)
+        return usage_error("invalid --max-message-size \"" + value + "\" (at least 1024)");
+    } else if (arg == "--io-threads") {
+      size_t n = 0;
+      if (!parse_size(value, &n) || n > 256) return usage_error("invalid --io-threads \"" + value + "\"");
+      options.io_threads = static_cast<unsigned>(n);
+    } else if (arg == "--durability") {
+      if (value == "strict") {
+        options.sync_writes = true;
+      } else if (value == "relaxed") {
+        options.sync_writes = false;
+      } else {
+        return usage_error("invalid --durability \"" + value + "\" (strict or relaxed)");
+      }
+    } else {
+      return usage_error("unknown option " + arg);
+    }
+  }
+
+  auto logger = spdlog::stderr_color_mt("tandemd");
+  spdlog::set_default_logger(logger);
+  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%fZ %^%l%$ %v", spdlog::pattern_time_type::utc);
+  auto level = spdlog::level::from_str(options.log_level);
+  if (level == spdlog::level::off && options.log_level != "off")
+    return usage_error("invalid --log-level \"" + options.log_level + "\"");
+  spdlog::set_level(level);
+  if (!options.sync_writes) spdlog::warn("--durability relaxed: acknowledged writes may be lost on a crash");
+
+  // Block the stop signals in every thread; one thread waits for them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  auto store = tandem::storage::DurableStore::open({options.data_dir, options.sync_writes});
+  if (!store.ok()) {
+    spdlog::critical("{}", store.status().message());
+    return 1;
+  }
+  spdlog::info("data directory {}", options.data_dir);
+
+  tandem::frontend::Adapter adapter(**store);
+  tandem::frontend::Server server(options, adapter);
+  tandem::Status started = server.start();
+  if (!started.is_ok()) {
+    spdlog::critical("{}", started.message());
+    return 1;
+  }
+
+  std::thread signal_waiter([&] {
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    if (sig == SIGINT || sig == SIGTERM) spdlog::info("received {}", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    server.stop();
+  });
+  server.run();
+  // If the server stopped on its own, wake the signal waiter.
+  pthread_kill(signal_waiter.native_handle(), SIGTERM);
+  signal_waiter.join();
+
+  tandem::Status closed = (*store)->close();
+  if (!closed.is_ok()) {
+    spdlog::error("closing storage: {}", closed.message());
+    return 1;
+  }
+  spdlog::info("stopped");
+  return 0;
+}

@@ -1,0 +1,101 @@
+#include "storage/durable_store.hpp"
+
+#include <filesystem>
+#include <vector>
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+
+namespace tandem::storage {
+namespace {
+
+constexpr const char* kFamilyNames[] = {"shards", "catalog", "meta"};
+constexpr const char* kFormatKey = "format_version";
+constexpr const char* kFormatVersion = "1";
+
+Status io_error(const std::string& what, const rocksdb::Status& s) {
+  return Status::error(sqlstate::kIoError, what + ": " + s.ToString());
+}
+
+}  // namespace
+
+Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptions& options) {
+  std::error_code ec;
+  std::filesystem::create_directories(options.path, ec);
+  if (ec) {
+    return Status::error(sqlstate::kIoError,
+                         "could not create data directory \"" + options.path + "\": " + ec.message());
+  }
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.max_background_jobs = 2;
+  db_options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  db_options.keep_log_file_num = 2;
+
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
+  for (const char* name : kFamilyNames) families.emplace_back(name, rocksdb::ColumnFamilyOptions());
+
+  std::unique_ptr<DurableStore> store(new DurableStore());
+  store->options_ = options;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::Status s = rocksdb::DB::Open(db_options, options.path, families, &handles, &store->db_);
+  if (!s.ok()) return io_error("could not open data directory \"" + options.path + "\"", s);
+  // handles[0] is the default family, which tandem does not use.
+  store->db_->DestroyColumnFamilyHandle(handles[0]);
+  for (size_t i = 0; i < 3; ++i) store->handles_[i] = handles[i + 1];
+
+  TANDEM_ASSIGN_OR_RETURN(auto format, store->get(Family::kMeta, kFormatKey));
+  if (!format) {
+    TANDEM_RETURN_IF_ERROR(store->put(Family::kMeta, kFormatKey, kFormatVersion));
+  } else if (*format != kFormatVersion) {
+    return Status::error(sqlstate::kIoError, "data directory \"" + options.path +
+                                                 "\" has unsupported format version " + *format);
+  }
+  return store;
+}
+
+DurableStore::~DurableStore() { (void)close(); }
+
+Status DurableStore::close() {
+  if (db_ == nullptr) return Status::ok();
+  rocksdb::FlushOptions flush;
+  flush.wait = true;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles(handles_, handles_ + 3);
+  rocksdb::Status fs = db_->Flush(flush, handles);
+  for (auto*& h : handles_) {
+    db_->DestroyColumnFamilyHandle(h);
+    h = nullptr;
+  }
+  rocksdb::Status cs = db_->Close();
+  delete db_;
+  db_ = nullptr;
+  if (!fs.ok()) return io_error("flush failed", fs);
+  if (!cs.ok()) return io_error("close failed", cs);
+  return Status::ok();
+}
+
+rocksdb::ColumnFamilyHandle* DurableStore::handle(Family family) const {
+  return handles_[static_cast<int>(family)];
+}
+
+Status DurableStore::put(Family family, std::string_view key, std::string_view value) {
+  rocksdb::WriteOptions wo;
+  wo.sync = options_.sync_writes;
+  rocksdb::Status s = db_->Put(wo, handle(family), rocksdb::Slice(key.data(), key.size()),
+                               rocksdb::Slice(value.data(), value.size()));
+  if (!s.ok()) return io_error("write failed", s);
+  return Status::ok();
+}
+
+Result<std::optional<std::string>> DurableStore::get(Family family, std::string_view key) const {
+  std::string value;
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), handle(family),
+                               rocksdb::Slice(key.data(), key.size()), &value);
+  if (s.IsNotFound()) return std::optional<std::string>();
+  if (!s.ok()) return io_error("read failed", s);
+  return std::optional<std::string>(std::move(value));
+}
+
+}  // namespace tandem::storage

@@ -1,0 +1,21 @@
+# Shared helpers for the shell integration tests: start a tandemd on a free
+# port with a fresh data directory; stop it and clean up on exit.
+set -euo pipefail
+TANDEMD=${1:?usage: $0 PATH_TO_TANDEMD}
+WORK=$(mktemp -d /tmp/tandem-sh-XXXXXX)
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$TANDEMD" --listen 127.0.0.1:$PORT --data-dir "$WORK/data" >"$WORK/log" 2>&1 &
+TANDEMD_PID=$!
+cleanup() {
+  kill -TERM $TANDEMD_PID 2>/dev/null || true
+  wait $TANDEMD_PID 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+for _ in $(seq 1 300); do
+  if pg_isready -q -h 127.0.0.1 -p $PORT; then break; fi
+  sleep 0.05
+done
+pg_isready -q -h 127.0.0.1 -p $PORT || { cat "$WORK/log"; echo "tandemd did not start"; exit 1; }
+export PGHOST=127.0.0.1 PGPORT=$PORT PGUSER=materialize PGDATABASE=materialize
+fail() { echo "FAIL: $*"; cat "$WORK/log" | tail -30; exit 1; }

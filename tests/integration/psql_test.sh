@@ -1,0 +1,35 @@
+# psql talks to tandemd as to PostgreSQL: constant queries, SET/SHOW, errors
+# with SQLSTATEs, a transaction block, \gset variables, and ON_ERROR_STOP.
+source "$(dirname "$0")/lib.sh"
+
+out=$(psql -X -v ON_ERROR_STOP=1 -At <<'SQL'
+SELECT 1 + 1;
+SELECT 'a' || 'b', 2.5::numeric * 2, NULL IS NULL;
+SET application_name = 'psql-test';
+SHOW application_name;
+BEGIN;
+SELECT CASE WHEN 1 < 2 THEN 'yes' ELSE 'no' END;
+COMMIT;
+VALUES (1, 'x'), (2, 'y');
+SELECT 7 AS seven \gset
+SELECT :seven * 6;
+SQL
+) || fail "psql session failed: $out"
+expected=$'2\nab|5.0|t\npsql-test\nyes\n1|x\n2|y\n42'
+[ "$out" == "$expected" ] || fail "unexpected psql output:\n$out\nexpected:\n$expected"
+
+# An error stops a script under ON_ERROR_STOP, with psql's exit status 3.
+set +e
+err=$(psql -X -v ON_ERROR_STOP=1 -At -c 'SELECT 1/0' 2>&1)
+rc=$?
+set -e
+[ $rc -ne 0 ] || fail "division by zero did not fail"
+echo "$err" | grep -q "division by zero" || fail "unexpected error text: $err"
+
+# VERBOSITY verbose shows the SQLSTATE.
+err=$(psql -X -At -v VERBOSITY=verbose -c 'SELECT 2147483647 + 1' 2>&1 || true)
+echo "$err" | grep -q "22003" || fail "expected SQLSTATE 22003: $err"
+err=$(psql -X -At -v VERBOSITY=verbose -c 'SELEC 1' 2>&1 || true)
+echo "$err" | grep -q "42601" || fail "expected SQLSTATE 42601: $err"
+echo "$err" | grep -q "LINE 1: SELEC 1" || fail "expected a position marker: $err"
+echo "psql test passed"
