@@ -1,5 +1,6 @@
 #include "common/numeric.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include <cstring>
 
 #include "common/sqlstate.hpp"
+#include "common/types.hpp"
 
 namespace tandem {
 namespace {

@@ -10,10 +10,16 @@
 //    distinguishable: -0.0/0.0 and all NaNs are normalized; numerics encode
 //    their canonical value first and the display scale after it (1.0 and 1.00
 //    tie on the value and differ on the trailing scale byte), and intervals
-//    their span first then the (months, days, micros) fields. A packer in
-//    key mode (RowPacker::set_normalize_numeric) drops the display scale so
-//    SQL-equal numerics are byte-equal (the decoded value then prints in
-//    its shortest form); intervals are kept exact.
+//    their span first then the (months, days, micros) fields.
+//    EXCEPTION to the multi-column order: two such SQL-equal values with
+//    different display forms are ordered by that form before the next
+//    column is compared ((1.0,'b') sorts before (1.00,'a')).
+//  * Key mode (RowPacker::set_normalize_numeric) drops the display scale, so
+//    SQL-equal numerics are byte-equal and the order is exact across columns;
+//    use it for arrangement keys, GROUP BY/DISTINCT/join keys and sort keys.
+//    The decoded value then prints in its shortest form (1.00 -> 1).
+//    Intervals stay exact in both modes ('1 mon' and '30 days' are distinct
+//    keys, unlike PostgreSQL's interval equality).
 //  * Each datum starts with a tag byte naming its DatumKind, so a row decodes
 //    without its schema.
 // Encoding per datum: tag, then big-endian sign-flipped integers, IEEE floats

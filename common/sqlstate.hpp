@@ -20,6 +20,7 @@ inline constexpr const char* kInvalidTimeZoneDisplacement = "22009";
 inline constexpr const char* kDivisionByZero = "22012";
 inline constexpr const char* kIntervalFieldOverflow = "22015";
 inline constexpr const char* kInvalidParameterValue = "22023";
+inline constexpr const char* kSubstringError = "22011";
 inline constexpr const char* kInvalidArgumentForLogarithm = "2201E";
 inline constexpr const char* kInvalidArgumentForPowerFunction = "2201F";
 inline constexpr const char* kInvalidEscapeCharacter = "22019";
@@ -76,7 +77,9 @@ inline constexpr const char* kAdminShutdown = "57P01";
 inline constexpr const char* kCantChangeRuntimeParam = "55P02";
 inline constexpr const char* kObjectNotInPrerequisiteState = "55000";
 inline constexpr const char* kInternalError = "XX000";
+inline constexpr const char* kDataCorrupted = "XX001";
 inline constexpr const char* kIoError = "58030";
+inline constexpr const char* kSnapshotTooOld = "72000";
 inline constexpr const char* kConfigFileError = "F0000";
 
 }  // namespace tandem::sqlstate

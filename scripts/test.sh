@@ -38,7 +38,7 @@ ctest --test-dir build --output-on-failure -j2 --timeout 300 2>&1 | tee build/ct
 count_ctest build/ctest.log
 
 echo "== sqllogictest"
-build/bin/tandem-slt sqllogic/ 2>&1 | tee build/slt.log
+build/bin/tandem-slt sqllogic/tests 2>&1 | tee build/slt.log
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' build/slt.log | tail -1)
 if [ -n "$line" ]; then
   passed=$((passed + $(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')))

@@ -32,12 +32,12 @@ struct BatchColumns {
 
   const std::uint64_t* key_offsets = nullptr;  // key_count + 1
   const char* key_bytes = nullptr;
-  const std::uint64_t* key_vals = nullptr;  // key_count + 1
+  const std::uint64_t* key_vals = nullptr;     // key_count + 1
   const std::uint64_t* val_offsets = nullptr;  // val_count + 1
   const char* val_bytes = nullptr;
   const std::uint64_t* val_updates = nullptr;  // val_count + 1
-  const Timestamp* times = nullptr;  // update_count
-  const Diff* diffs = nullptr;  // update_count
+  const Timestamp* times = nullptr;            // update_count
+  const Diff* diffs = nullptr;                 // update_count
 
   std::string_view key(std::uint64_t i) const {
     return {key_bytes + key_offsets[i], key_offsets[i + 1] - key_offsets[i]};

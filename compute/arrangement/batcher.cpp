@@ -1,6 +1,7 @@
 #include "compute/arrangement/batcher.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cstring>
 #include <utility>
@@ -11,13 +12,16 @@ namespace tandem::compute {
 
 namespace {
 
-std::uint64_t key_prefix(std::string_view key) {
-  unsigned char bytes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  std::memcpy(bytes, key.data(), std::min<std::size_t>(key.size(), 8));
-  std::uint64_t prefix = 0;
-  for (const unsigned char b : bytes) prefix = (prefix << 8) | b;
-  return prefix;
+// Big-endian integer of key bytes [from, from + 8), zero-padded.
+std::uint64_t key_prefix(std::string_view key, std::size_t from) {
+  std::uint64_t raw = 0;
+  if (key.size() > from)
+    std::memcpy(&raw, key.data() + from, std::min<std::size_t>(key.size() - from, 8));
+  if constexpr (std::endian::native == std::endian::little) raw = __builtin_bswap64(raw);
+  return raw;
 }
+
+constexpr std::uint32_t kInlineKeyBytes = 16;
 
 int compare_bytes(const char* a, std::size_t a_len, const char* b, std::size_t b_len) {
   const int c = std::memcmp(a, b, std::min(a_len, b_len));
@@ -27,18 +31,25 @@ int compare_bytes(const char* a, std::size_t a_len, const char* b, std::size_t b
 
 // Compares (key, val) of two records; time is compared by the callers.
 int compare_key_val(const char* arena, const Batcher::Record& a, const Batcher::Record& b) {
-  if (a.prefix != b.prefix) return a.prefix < b.prefix ? -1 : 1;
+  if (a.prefix_hi != b.prefix_hi) return a.prefix_hi < b.prefix_hi ? -1 : 1;
+  if (a.prefix_lo != b.prefix_lo) return a.prefix_lo < b.prefix_lo ? -1 : 1;
   const char* pa = arena + a.offset;
   const char* pb = arena + b.offset;
-  // Equal prefixes of short keys still differ in length ("a" vs "a\0").
-  int c = compare_bytes(pa, a.key_len, pb, b.key_len);
-  if (c != 0) return c;
+  if (a.key_len <= kInlineKeyBytes && b.key_len <= kInlineKeyBytes) {
+    // Equal zero-padded prefixes: the keys differ at most in length
+    // ("a" < "a\0"), which needs no arena access.
+    if (a.key_len != b.key_len) return a.key_len < b.key_len ? -1 : 1;
+  } else {
+    const int c = compare_bytes(pa, a.key_len, pb, b.key_len);
+    if (c != 0) return c;
+  }
   return compare_bytes(pa + a.key_len, a.val_len, pb + b.key_len, b.val_len);
 }
 
 bool same_key(const char* arena, const Batcher::Record& a, const Batcher::Record& b) {
-  return a.prefix == b.prefix && a.key_len == b.key_len &&
-         std::memcmp(arena + a.offset, arena + b.offset, a.key_len) == 0;
+  return a.prefix_hi == b.prefix_hi && a.prefix_lo == b.prefix_lo && a.key_len == b.key_len &&
+         (a.key_len <= kInlineKeyBytes ||
+          std::memcmp(arena + a.offset, arena + b.offset, a.key_len) == 0);
 }
 
 bool same_val(const char* arena, const Batcher::Record& a, const Batcher::Record& b) {
@@ -54,7 +65,8 @@ void Batcher::push(std::string_view key, std::string_view val, Timestamp time, D
   const std::uint64_t offset = arena_.size();
   arena_.append(key);
   arena_.append(val);
-  records_.push_back(Record{key_prefix(key), offset, static_cast<std::uint32_t>(key.size()),
+  records_.push_back(Record{key_prefix(key, 0), key_prefix(key, 8), offset,
+                            static_cast<std::uint32_t>(key.size()),
                             static_cast<std::uint32_t>(val.size()), time, diff});
 }
 
@@ -81,9 +93,20 @@ BatchPtr Batcher::seal(Timestamp upper, Timestamp since) {
 
   BatchBuilder builder;
   const std::uint64_t ready = ready_end - records_.begin();
-  builder.reserve(ready, 0, ready, 0, ready);
+  std::uint64_t key_bytes = 0;
+  std::uint64_t val_bytes = 0;
+  for (auto it = records_.begin(); it != ready_end; ++it) {
+    key_bytes += it->key_len;
+    val_bytes += it->val_len;
+  }
+  builder.reserve(ready, key_bytes, ready, val_bytes, ready);
   const Record* prev = nullptr;  // last record whose key/val was opened
+  // Records are sorted but their bytes are scattered in push order, so fetch
+  // ahead to hide the cache misses.
+  constexpr std::ptrdiff_t kPrefetchDistance = 16;
   for (auto it = records_.begin(); it != ready_end;) {
+    if (ready_end - it > kPrefetchDistance)
+      __builtin_prefetch(arena + it[kPrefetchDistance].offset);
     // Consolidate the run of equal (key, val, time).
     Diff sum = it->diff;
     auto run_end = it + 1;

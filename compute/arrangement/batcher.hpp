@@ -12,8 +12,9 @@
 // before consolidating.
 //
 // Performance: updates are kept as fixed-size index records over one byte
-// arena (no per-update allocation); sorting compares an 8-byte big-endian key
-// prefix as an integer first and touches key bytes only on prefix ties.
+// arena (no per-update allocation); sorting compares a 16-byte big-endian key
+// prefix as two integers first and touches the arena only on prefix ties
+// (keys longer than 16 bytes sharing them, or equal keys).
 //
 // Threading: single-threaded (owned by the arrange operator's worker).
 #pragma once
@@ -41,10 +42,12 @@ class Batcher {
   Timestamp least_buffered_time() const;
 
   // A buffered update: bytes [offset, offset + key_len) are the key and the
-  // val follows. The prefix is the key's first 8 bytes, big-endian,
-  // zero-padded, so integer order on it agrees with memcmp order of keys.
+  // val follows. prefix_hi/prefix_lo are the key's first 16 bytes,
+  // big-endian, zero-padded, so integer order on them agrees with memcmp
+  // order of keys up to that length.
   struct Record {
-    std::uint64_t prefix;
+    std::uint64_t prefix_hi;
+    std::uint64_t prefix_lo;
     std::uint64_t offset;
     std::uint32_t key_len;
     std::uint32_t val_len;

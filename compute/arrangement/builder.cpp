@@ -105,4 +105,3 @@ BatchPtr BatchBuilder::done(Description description) {
 }
 
 }  // namespace tandem::compute
-

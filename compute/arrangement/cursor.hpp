@@ -60,7 +60,8 @@ class BatchCursor {
   template <typename Fn>
   void for_each_time(Fn&& fn) const {
     const std::uint64_t end = cols_.val_updates[val_ + 1];
-    for (std::uint64_t i = cols_.val_updates[val_]; i < end; ++i) fn(cols_.times[i], cols_.diffs[i]);
+    for (std::uint64_t i = cols_.val_updates[val_]; i < end; ++i)
+      fn(cols_.times[i], cols_.diffs[i]);
   }
 
  private:

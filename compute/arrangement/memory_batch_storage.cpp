@@ -32,8 +32,8 @@ MemoryBatchStorage::MemoryBatchStorage(MemoryColumns columns) : columns_(std::mo
   view_.diffs = c.diffs.data();
   bytes_ = sizeof(*this) + capacity_bytes(c.key_offsets) + capacity_bytes(c.key_bytes) +
            capacity_bytes(c.key_vals) + capacity_bytes(c.val_offsets) +
-           capacity_bytes(c.val_bytes) + capacity_bytes(c.val_updates) +
-           capacity_bytes(c.times) + capacity_bytes(c.diffs);
+           capacity_bytes(c.val_bytes) + capacity_bytes(c.val_updates) + capacity_bytes(c.times) +
+           capacity_bytes(c.diffs);
 }
 
 }  // namespace tandem::compute

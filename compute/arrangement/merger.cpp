@@ -29,9 +29,10 @@ Merger::Merger(BatchPtr older, BatchPtr newer, Timestamp since)
   pin_b_ = newer_->pin();
   const BatchColumns& a = pin_a_.columns;
   const BatchColumns& b = pin_b_.columns;
-  builder_.reserve(a.key_count + b.key_count, a.key_offsets[a.key_count] + b.key_offsets[b.key_count],
-                   a.val_count + b.val_count, a.val_offsets[a.val_count] + b.val_offsets[b.val_count],
-                   a.update_count + b.update_count);
+  builder_.reserve(
+      a.key_count + b.key_count, a.key_offsets[a.key_count] + b.key_offsets[b.key_count],
+      a.val_count + b.val_count, a.val_offsets[a.val_count] + b.val_offsets[b.val_count],
+      a.update_count + b.update_count);
   // The description's since is the max, but times advance only to the
   // requested since: each input already advanced its times to its own since.
   since_ = since;

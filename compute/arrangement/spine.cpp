@@ -67,9 +67,8 @@ void Spine::apply_fuel(std::int64_t fuel) {
 
 void Spine::roll_up(std::size_t index) {
   if (layers_.size() <= index) layers_.resize(index + 1);
-  const bool any_below = std::any_of(layers_.begin(), layers_.begin() + index, [](const Layer& l) {
-    return l.state != LayerState::kVacant;
-  });
+  const bool any_below = std::any_of(layers_.begin(), layers_.begin() + index,
+                                     [](const Layer& l) { return l.state != LayerState::kVacant; });
   if (!any_below) return;
   BatchPtr merged;
   for (std::size_t i = 0; i < index; ++i) {
@@ -169,9 +168,8 @@ void Spine::exert(std::int64_t& fuel) {
   tidy_layers();
   if (reduced() || fuel <= 0) return;
   const std::uint64_t before = merge_work_;
-  const bool merging = std::any_of(layers_.begin(), layers_.end(), [](const Layer& l) {
-    return l.state == LayerState::kDouble;
-  });
+  const bool merging = std::any_of(layers_.begin(), layers_.end(),
+                                   [](const Layer& l) { return l.state == LayerState::kDouble; });
   if (merging) {
     apply_fuel(fuel);
   } else {

@@ -99,8 +99,8 @@ class Spine {
   // give X, used to push data up the layers (exert, roll up).
   struct Layer {
     LayerState state = LayerState::kVacant;
-    BatchPtr older;  // kSingle: the batch; kDouble: the older input
-    BatchPtr newer;  // kDouble: the newer input
+    BatchPtr older;                  // kSingle: the batch; kDouble: the older input
+    BatchPtr newer;                  // kDouble: the newer input
     std::unique_ptr<Merger> merger;  // kDouble with two real inputs
     std::uint64_t update_count() const;
     bool complete() const;

@@ -6,19 +6,17 @@
 // are exact. Diff is the signed multiplicity of an update; a collection at
 // time t is the sum of the diffs of its updates at times <= t.
 //
-// Provisional home: these aliases move to common/timestamp.hpp, and this
-// header will then re-export them, so arrangement code can keep including it.
+// The types live in common/timestamp.hpp; this header re-exports them into
+// tandem::compute so arrangement code can keep including it.
 #pragma once
 
-#include <cstdint>
-#include <limits>
+#include "common/timestamp.hpp"
 
 namespace tandem::compute {
 
-using Timestamp = std::uint64_t;
-using Diff = std::int64_t;
-
-inline constexpr Timestamp kMinTimestamp = 0;
-inline constexpr Timestamp kMaxTimestamp = std::numeric_limits<Timestamp>::max();
+using ::tandem::Diff;
+using ::tandem::kMaxTimestamp;
+using ::tandem::kMinTimestamp;
+using ::tandem::Timestamp;
 
 }  // namespace tandem::compute

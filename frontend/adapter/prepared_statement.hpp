@@ -16,6 +16,7 @@
 #include "common/types.hpp"
 #include "frontend/adapter/exec_result.hpp"
 #include "planner/parser/parser.hpp"
+#include "planner/query_plan.hpp"
 
 namespace tandem::frontend {
 
@@ -26,6 +27,8 @@ struct PreparedStatement {
   std::vector<ColumnType> param_types;
   bool returns_rows = false;
   std::vector<ResultColumn> result_columns;
+  // For queries: the plan made at Parse time, executed per Execute.
+  std::shared_ptr<const planner::QueryPlan> plan;
 };
 
 struct Portal {

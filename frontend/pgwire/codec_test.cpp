@@ -152,7 +152,7 @@ TEST_CASE("every normal phase message round trips", "[pgwire][codec]") {
     const auto m = std::get<PasswordMessage>(decode_one(wire));
     REQUIRE(m.as_password().ok());
     CHECK(*m.as_password() == "s3cret");
-    CHECK(m.as_sasl_response() == "s3cret" + std::string(1, '\0'));
+    CHECK(m.as_sasl_response() == std::string("s3cret") + std::string(1, '\0'));
   }
   SECTION("SASLInitialResponse with and without data") {
     w.sasl_initial_response("SCRAM-SHA-256", std::string_view("n,,n=,r=abc"));
@@ -312,7 +312,7 @@ TEST_CASE("the message size limit is enforced from the header alone", "[pgwire][
   MessageDecoder d(1000);
   CHECK(d.max_message_size() == 1000);
   // Only the 5-byte header of a 1 GiB message: rejected without the body.
-  const std::string header = "Q" + be32(1 << 30);
+  const std::string header = std::string("Q") + be32(1 << 30);
   auto r = d.try_decode(bytes_of(header));
   REQUIRE(r.is_error());
   CHECK(r.status().sqlstate() == sqlstate::kProtocolViolation);
@@ -336,8 +336,8 @@ TEST_CASE("the message size limit is enforced from the header alone", "[pgwire][
 TEST_CASE("malformed frontend messages are protocol violations", "[pgwire][codec]") {
   CHECK_THAT(decode_error("Z").message(), Catch::Contains("invalid frontend message type 90 ('Z')"));
   CHECK_THAT(decode_error(std::string(1, '\0')).message(), Catch::Contains("invalid frontend message type 0"));
-  CHECK_THAT(decode_error("Q" + be32(3)).message(), Catch::Contains("invalid message length 3"));
-  CHECK_THAT(decode_error("S" + be32(-5)).message(), Catch::Contains("invalid message length -5"));
+  CHECK_THAT(decode_error(std::string("Q") + be32(3)).message(), Catch::Contains("invalid message length 3"));
+  CHECK_THAT(decode_error(std::string("S") + be32(-5)).message(), Catch::Contains("invalid message length -5"));
   // Query without its NUL.
   CHECK_THAT(decode_error(frame('Q', "SELECT 1")).message(),
              Catch::Contains("invalid Query message: missing NUL terminator in query string"));
@@ -364,7 +364,7 @@ TEST_CASE("malformed frontend messages are protocol violations", "[pgwire][codec
   CHECK_THAT(decode_error(frame('B', cstr("") + cstr("") + be16(0) + be16(0))).message(),
              Catch::Contains("truncated before result format codes"));
   // Describe with a bad kind.
-  CHECK_THAT(decode_error(frame('D', "X" + cstr("n"))).message(), Catch::Contains("invalid target kind"));
+  CHECK_THAT(decode_error(frame('D', std::string("X") + cstr("n"))).message(), Catch::Contains("invalid target kind"));
   CHECK_THAT(decode_error(frame('C', "")).message(), Catch::Contains("truncated before target kind"));
   // Execute without the row limit.
   CHECK_THAT(decode_error(frame('E', cstr("p") + be16(1))).message(), Catch::Contains("truncated before row limit"));

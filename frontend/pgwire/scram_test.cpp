@@ -112,7 +112,7 @@ TEST_CASE("full exchange between ScramClient and ScramServer", "[pgwire][scram]"
     auto first = client.client_first();
     auto server_first = server.handle_client_first(*first);
     REQUIRE(client.handle_server_first(*server_first).ok());
-    Status s = client.handle_server_final("v=" + scram::base64_encode(std::string(32, 'x')));
+    Status s = client.handle_server_final(std::string("v=") + scram::base64_encode(std::string(32, 'x')));
     CHECK(s.sqlstate() == sqlstate::kInvalidPassword);
   }
   SECTION("two servers pick different salts and nonces") {

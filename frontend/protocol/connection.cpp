@@ -108,7 +108,6 @@ void Connection::fatal(const Status& status) {
 }
 
 awaitable<void> Connection::run() {
-  auto self = shared_from_this();
   boost::system::error_code ec;
   auto endpoint = socket_.remote_endpoint(ec);
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);

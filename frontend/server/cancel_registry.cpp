@@ -37,7 +37,9 @@ Status CancelToken::check() const {
 }
 
 Status CancelToken::sleep_for(std::chrono::duration<double> seconds) {
-  auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(seconds);
+  // Clamp so that absurd durations (pg_sleep(1e300)) cannot overflow the clock.
+  double secs = seconds.count() >= 0 ? std::min(seconds.count(), 1e8) : 0.0;  // NaN and negatives: 0
+  auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(secs));
   deadline = std::min(deadline, deadline_.load(std::memory_order_acquire));
   std::unique_lock lock(mu_);
   cv_.wait_until(lock, deadline, [&] { return reason_.load() != Reason::kNone; });

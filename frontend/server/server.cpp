@@ -68,7 +68,9 @@ asio::awaitable<void> Server::Impl::accept_loop() {
       std::erase_if(connections, [](const auto& w) { return w.expired(); });
       connections.push_back(connection);
     }
-    asio::co_spawn(target, connection->run(), asio::detached);
+    // The spawned function object owns the connection until run() finishes.
+    asio::co_spawn(
+        target, [connection]() -> asio::awaitable<void> { co_await connection->run(); }, asio::detached);
   }
 }
 

@@ -15,8 +15,9 @@
 //    timezone(z, x), CURRENT_TIMESTAMP & co. -> current_timestamp();
 //    COALESCE/NULLIF/GREATEST/LEAST are ordinary calls;
 //  * unary minus on a literal is NOT folded: `-1` is UnaryOp("-", 1).
-// Nodes that can be blamed for an error carry `pos`; Expr::pos is the
-// position of the expression's first token.
+// Expr::pos is where PostgreSQL would point an error at: the operator
+// token for operator nodes (BinaryOp, UnaryOp, Cast via ::, IS, IN, LIKE,
+// BETWEEN, subscripts), the first token otherwise.
 // This header forward-declares Query; a translation unit that copies or
 // destroys expressions must include planner/parser/ast.hpp.
 

@@ -195,10 +195,10 @@ class Lexer {
       case '.':
         t.kind = TokenKind::kOp;
         if (i_ + 1 < s_.size() && s_[i_ + 1] == '.') {
-          t.text = "..";
+          t.text.append(2, '.');
           i_ += 2;
         } else {
-          t.text = ".";
+          t.text.push_back('.');
           ++i_;
         }
         return Status::ok();
@@ -208,7 +208,7 @@ class Lexer {
           t.text = std::string(s_.substr(i_, 2));
           i_ += 2;
         } else {
-          t.text = ":";
+          t.text.push_back(':');
           ++i_;
         }
         return Status::ok();
@@ -366,7 +366,7 @@ class Lexer {
     }
     if (j >= s_.size() || s_[j] != '$') {
       t.kind = TokenKind::kOp;
-      t.text = "$";
+      t.text.push_back('$');
       ++i_;
       return Status::ok();
     }

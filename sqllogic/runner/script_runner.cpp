@@ -84,6 +84,7 @@ Counts ScriptRunner::run(const std::string& path, const std::vector<Record>& rec
   mode_ = OutputMode::kStandard;
   label_hashes_.clear();
   sessions_.clear();
+  diagnostics_shown_ = false;
   *stopped = false;
   Counts counts;
   for (const Record& record : records) {
@@ -139,7 +140,12 @@ PgSession* ScriptRunner::session_for(const Record& record, const std::string& na
     std::string error;
     session = PgSession::connect(target, &error);
     if (!session) {
-      fail(record, "cannot connect: " + error, {}, split_lines(target_.diagnostics()));
+      // The server's diagnostics (e.g. its log tail) once per file; repeating
+      // them for every later record would bury the report.
+      std::vector<std::string> diagnostics;
+      if (!diagnostics_shown_) diagnostics = split_lines(target_.diagnostics());
+      diagnostics_shown_ = true;
+      fail(record, "cannot connect: " + error, {}, diagnostics);
       return nullptr;
     }
   }

@@ -92,6 +92,7 @@ class ScriptRunner {
   OutputMode mode_ = OutputMode::kStandard;
   std::map<std::string, std::string> label_hashes_;
   std::map<std::string, std::unique_ptr<PgSession>> sessions_;
+  bool diagnostics_shown_ = false;
 };
 
 }  // namespace tandem::slt

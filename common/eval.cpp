@@ -1,0 +1,181 @@
+// Tree walk of scalar evaluation: control flow (AND/OR/CASE/COALESCE...),
+// NULL handling for strict functions, casts, and dispatch of the function
+// families to eval_arith.cpp, eval_string.cpp and eval_datetime.cpp.
+#include "common/eval.hpp"
+
+#include <array>
+
+#include "common/eval_internal.hpp"
+#include "common/sqlstate.hpp"
+#include "common/value_io.hpp"
+
+namespace tandem {
+namespace {
+
+// Three-valued truth of a bool datum: 1 true, 0 false, -1 NULL.
+int truth(const Datum& d) { return d.is_null() ? -1 : (d.as_bool() ? 1 : 0); }
+
+Result<Datum> eval_unary(const CallUnary& c, std::span<const Datum> row, EvalContext& ctx) {
+  TANDEM_ASSIGN_OR_RETURN(Datum a, eval(*c.arg, row, ctx));
+  switch (c.func) {
+    case UnaryFunc::kIsNull: return Datum::from_bool(a.is_null());
+    case UnaryFunc::kIsNotNull: return Datum::from_bool(!a.is_null());
+    case UnaryFunc::kIsTrue: return Datum::from_bool(truth(a) == 1);
+    case UnaryFunc::kIsNotTrue: return Datum::from_bool(truth(a) != 1);
+    case UnaryFunc::kIsFalse: return Datum::from_bool(truth(a) == 0);
+    case UnaryFunc::kIsNotFalse: return Datum::from_bool(truth(a) != 0);
+    default: break;
+  }
+  if (a.is_null()) return a;
+  switch (c.func) {
+    case UnaryFunc::kNot: return Datum::from_bool(!a.as_bool());
+    case UnaryFunc::kCast:
+    case UnaryFunc::kCastAssign:
+      return cast_datum(a, c.arg->type(), c.type, c.func == UnaryFunc::kCast, ctx.arena);
+    case UnaryFunc::kOutputText: {
+      std::string text;
+      format_datum(a, c.arg->type(), &text);
+      return Datum::from_string(ctx.arena.push(text));
+    }
+    case UnaryFunc::kPgSleep: {
+      if (!ctx.sleep) {
+        return Status::error(sqlstate::kFeatureNotSupported, "pg_sleep is not supported in this context");
+      }
+      if (ctx.is_canceled && ctx.is_canceled()) {
+        return Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request");
+      }
+      TANDEM_RETURN_IF_ERROR(ctx.sleep(a.as_float64()));
+      return Datum::null();  // pg_sleep returns void, shown as an empty value
+    }
+    case UnaryFunc::kCharLength:
+    case UnaryFunc::kOctetLength:
+    case UnaryFunc::kLower:
+    case UnaryFunc::kUpper:
+    case UnaryFunc::kBtrimSpaces:
+    case UnaryFunc::kLtrimSpaces:
+    case UnaryFunc::kRtrimSpaces:
+    case UnaryFunc::kReverse:
+    case UnaryFunc::kAscii:
+    case UnaryFunc::kChr:
+    case UnaryFunc::kMd5:
+      return detail::eval_string_unary(c.func, a, ctx);
+    default:
+      return detail::eval_math_unary(c.func, a, ctx);
+  }
+}
+
+Result<Datum> eval_binary(const CallBinary& c, std::span<const Datum> row, EvalContext& ctx) {
+  switch (c.func) {
+    case BinaryFunc::kAnd: {
+      TANDEM_ASSIGN_OR_RETURN(Datum a, eval(*c.lhs, row, ctx));
+      if (truth(a) == 0) return a;
+      TANDEM_ASSIGN_OR_RETURN(Datum b, eval(*c.rhs, row, ctx));
+      if (truth(b) == 0) return b;
+      return (truth(a) == 1 && truth(b) == 1) ? Datum::from_bool(true) : Datum::null();
+    }
+    case BinaryFunc::kOr: {
+      TANDEM_ASSIGN_OR_RETURN(Datum a, eval(*c.lhs, row, ctx));
+      if (truth(a) == 1) return a;
+      TANDEM_ASSIGN_OR_RETURN(Datum b, eval(*c.rhs, row, ctx));
+      if (truth(b) == 1) return b;
+      return (truth(a) == 0 && truth(b) == 0) ? Datum::from_bool(false) : Datum::null();
+    }
+    default: break;
+  }
+  TANDEM_ASSIGN_OR_RETURN(Datum a, eval(*c.lhs, row, ctx));
+  TANDEM_ASSIGN_OR_RETURN(Datum b, eval(*c.rhs, row, ctx));
+  switch (c.func) {
+    case BinaryFunc::kIsDistinctFrom:
+      if (a.is_null() || b.is_null()) return Datum::from_bool(a.is_null() != b.is_null());
+      return Datum::from_bool(compare_datums(a, b) != 0);
+    case BinaryFunc::kIsNotDistinctFrom:
+      if (a.is_null() || b.is_null()) return Datum::from_bool(a.is_null() == b.is_null());
+      return Datum::from_bool(compare_datums(a, b) == 0);
+    case BinaryFunc::kNullIf:
+      if (a.is_null() || b.is_null()) return a;
+      return compare_datums(a, b) == 0 ? Datum::null() : a;
+    default: break;
+  }
+  if (a.is_null() || b.is_null()) return Datum::null();
+  return detail::eval_binary_strict(c.func, a, b, c.type, ctx);
+}
+
+Result<Datum> eval_variadic(const CallVariadic& c, std::span<const Datum> row, EvalContext& ctx) {
+  switch (c.func) {
+    case VariadicFunc::kCoalesce:
+      for (const auto& arg : c.args) {
+        TANDEM_ASSIGN_OR_RETURN(Datum d, eval(arg, row, ctx));
+        if (!d.is_null()) return d;
+      }
+      return Datum::null();
+    case VariadicFunc::kGreatest:
+    case VariadicFunc::kLeast: {
+      // NULLs are ignored; the result is NULL only if all are.
+      Datum best;
+      for (const auto& arg : c.args) {
+        TANDEM_ASSIGN_OR_RETURN(Datum d, eval(arg, row, ctx));
+        if (d.is_null()) continue;
+        if (best.is_null()) {
+          best = d;
+          continue;
+        }
+        const int cmp = compare_datums(d, best);
+        if (c.func == VariadicFunc::kGreatest ? cmp > 0 : cmp < 0) best = d;
+      }
+      return best;
+    }
+    case VariadicFunc::kNow:
+      if (!ctx.statement_time) {
+        return Status::error(sqlstate::kFeatureNotSupported, "now() is not available in this context");
+      }
+      return Datum::from_timestamptz(*ctx.statement_time);
+    case VariadicFunc::kPi: return Datum::from_float64(3.14159265358979323846);
+    default: break;
+  }
+  // Small argument lists stay on the stack.
+  std::array<Datum, 8> small;
+  std::array<ColumnType, 8> small_types;
+  std::vector<Datum> big;
+  std::vector<ColumnType> big_types;
+  Datum* args = small.data();
+  ColumnType* types = small_types.data();
+  if (c.args.size() > small.size()) {
+    big.resize(c.args.size());
+    big_types.resize(c.args.size());
+    args = big.data();
+    types = big_types.data();
+  }
+  const bool strict = func_is_strict(c.func);
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    TANDEM_ASSIGN_OR_RETURN(args[i], eval(c.args[i], row, ctx));
+    types[i] = c.args[i].type();
+    if (strict && args[i].is_null()) return Datum::null();
+  }
+  return detail::eval_string_variadic(c.func, std::span<const Datum>(args, c.args.size()),
+                                      std::span<const ColumnType>(types, c.args.size()), ctx);
+}
+
+}  // namespace
+
+Result<Datum> eval(const ScalarExpr& expr, std::span<const Datum> row, EvalContext& ctx) {
+  switch (expr.node.index()) {
+    case 0: {
+      const auto& c = std::get<ColumnRef>(expr.node);
+      if (c.index >= row.size()) {
+        return Status::error(sqlstate::kInternalError, "column reference #" + std::to_string(c.index) + " out of range");
+      }
+      return row[c.index];
+    }
+    case 1: return unpack_one(std::get<Literal>(expr.node).row, &ctx.arena);
+    case 2: return eval_unary(std::get<CallUnary>(expr.node), row, ctx);
+    case 3: return eval_binary(std::get<CallBinary>(expr.node), row, ctx);
+    case 4: return eval_variadic(std::get<CallVariadic>(expr.node), row, ctx);
+    default: {
+      const auto& e = std::get<IfExpr>(expr.node);
+      TANDEM_ASSIGN_OR_RETURN(Datum cond, eval(*e.cond, row, ctx));
+      return eval(truth(cond) == 1 ? *e.then : *e.els, row, ctx);
+    }
+  }
+}
+
+}  // namespace tandem

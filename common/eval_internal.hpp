@@ -1,0 +1,32 @@
+#pragma once
+// Internal to the eval_*.cpp files of common/: the per-family evaluators that
+// common/eval.cpp dispatches to. All take non-NULL arguments for strict
+// functions. Not for use outside common/.
+
+#include <span>
+
+#include "common/datum.hpp"
+#include "common/eval_context.hpp"
+#include "common/scalar_func.hpp"
+#include "common/status.hpp"
+#include "common/types.hpp"
+
+namespace tandem::detail {
+
+// eval_arith.cpp: comparisons, arithmetic, numeric/float math.
+Result<Datum> eval_binary_strict(BinaryFunc f, const Datum& a, const Datum& b, const ColumnType& out,
+                                 EvalContext& ctx);
+Result<Datum> eval_math_unary(UnaryFunc f, const Datum& a, EvalContext& ctx);
+
+// eval_string.cpp: text functions, LIKE, md5.
+Result<Datum> eval_string_unary(UnaryFunc f, const Datum& a, EvalContext& ctx);
+Result<Datum> eval_string_binary(BinaryFunc f, const Datum& a, const Datum& b, EvalContext& ctx);
+Result<Datum> eval_string_variadic(VariadicFunc f, std::span<const Datum> args, std::span<const ColumnType> types,
+                                   EvalContext& ctx);
+bool like_match(std::string_view text, std::string_view pattern, bool case_insensitive, char escape,
+                bool has_escape, Status* error);
+
+// eval_datetime.cpp: date_trunc, extract/date_part, date/time arithmetic.
+Result<Datum> eval_datetime_binary(BinaryFunc f, const Datum& a, const Datum& b, EvalContext& ctx);
+
+}  // namespace tandem::detail

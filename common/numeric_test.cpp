@@ -1,0 +1,101 @@
+// Numeric arithmetic, rounding and printing; expected strings were produced
+// by PostgreSQL 15 (psql -Atc "select ...").
+#include <catch2/catch.hpp>
+
+#include "common/numeric.hpp"
+#include "common/types.hpp"
+
+using tandem::Numeric;
+
+namespace {
+
+Numeric N(const char* s) {
+  auto r = Numeric::parse(s);
+  REQUIRE(r.ok());
+  return *r;
+}
+
+std::string S(const tandem::Result<Numeric>& r) {
+  if (!r.ok()) return "ERR " + r.status().sqlstate() + " " + r.status().message();
+  return r->to_string();
+}
+
+}  // namespace
+
+TEST_CASE("numeric parse and print like PostgreSQL", "[numeric]") {
+  CHECK(N("1.50").to_string() == "1.50");
+  CHECK(N("  -0.00 ").to_string() == "0.00");
+  CHECK(N("0.0001").to_string() == "0.0001");
+  CHECK(N("1e5").to_string() == "100000");
+  CHECK(N("1.5e-3").to_string() == "0.0015");
+  CHECK(N("-12.345").to_string() == "-12.345");
+  CHECK(N("NaN").to_string() == "NaN");
+  CHECK(N("-inf").to_string() == "-Infinity");
+  CHECK(N("99999999999999999999999999999999999999").to_string() == "99999999999999999999999999999999999999");
+  auto bad = Numeric::parse("abc");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().sqlstate() == "22P02");
+  CHECK(bad.status().message() == "invalid input syntax for type numeric: \"abc\"");
+  CHECK_FALSE(Numeric::parse("1e").ok());
+  CHECK_FALSE(Numeric::parse(".").ok());
+  auto big = Numeric::parse("1e40");
+  REQUIRE_FALSE(big.ok());
+  CHECK(big.status().sqlstate() == "22003");
+}
+
+TEST_CASE("numeric arithmetic scales follow PostgreSQL", "[numeric]") {
+  CHECK(S(N("1").div(N("3"))) == "0.33333333333333333333");
+  CHECK(S(N("10").div(N("4"))) == "2.5000000000000000");
+  CHECK(S(N("1.50").add(N("2.250"))) == "3.750");
+  CHECK(S(N("1.5").mul(N("2.25"))) == "3.375");
+  CHECK(S(N("7.5").mod(N("2"))) == "1.5");
+  CHECK(S(N("-7.5").mod(N("2"))) == "-1.5");
+  CHECK(S(N("1e-10").div(N("3"))) == "0.0000000000333333333333333333");
+  CHECK(S(N("12345678901234567890").div(N("7"))) == "1763668414462081127");
+  CHECK(S(N("2").pow(N("0.5"))) == "1.4142135623730950");
+  CHECK(S(N("2").pow(N("-2"))) == "0.2500000000000000");
+  CHECK(S(N("1.1").pow(N("10"))) == "2.5937424601000000");
+  CHECK(S(N("0").sqrt()) == "0.000000000000000");
+  CHECK(S(N("2").sqrt()) == "1.414213562373095");
+  CHECK(S(N("2").ln()) == "0.6931471805599453");
+  CHECK(S(N("1").exp()) == "2.7182818284590452");
+  CHECK(S(N("100").log10()) == "2.0000000000000000");
+  CHECK(S(N("1").div(N("0"))) == "ERR 22012 division by zero");
+  CHECK(S(N("1").mod(N("0"))) == "ERR 22012 division by zero");
+  CHECK(S(N("99999999999999999999999999999999999999").add(N("1"))).rfind("ERR 22003", 0) == 0);
+  CHECK(S(N("NaN").add(N("1"))) == "NaN");
+}
+
+TEST_CASE("numeric rounding and conversions", "[numeric]") {
+  CHECK(S(N("2.5").round(0)) == "3");
+  CHECK(S(N("-2.5").round(0)) == "-3");
+  CHECK(S(N("1234.5678").round(-2)) == "1200");
+  CHECK(S(N("1.5").round(3)) == "1.500");
+  CHECK(N("-1.99").trunc(0).to_string() == "-1");
+  CHECK(S(N("-1.5").ceil()) == "-1");
+  CHECK(S(N("-1.5").floor()) == "-2");
+  CHECK(*N("3.7").to_int32() == 4);
+  CHECK(*N("2.5").to_int32() == 3);
+  CHECK(*N("-2.5").to_int64() == -3);
+  CHECK(N("3000000000").to_int32().status().message() == "integer out of range");
+  CHECK(N("40000").to_int16().status().message() == "smallint out of range");
+  CHECK(N("0.1").to_double() == 0.1);
+  CHECK(Numeric::from_double(0.1)->to_string() == "0.1");
+  CHECK(Numeric::from_double(1e20)->to_string() == "100000000000000000000");
+  CHECK(N("1.0").compare(N("1.000")) == 0);
+  CHECK(N("-1").compare(N("0.5")) < 0);
+  CHECK(N("NaN").compare(N("Infinity")) > 0);
+  CHECK(N("1.500").normalized().to_string() == "1.5");
+}
+
+TEST_CASE("numeric typmod enforcement", "[numeric]") {
+  const int32_t t52 = tandem::numeric_typmod(5, 2);
+  CHECK(S(N("123.456").apply_typmod(t52)) == "123.46");
+  CHECK(S(N("1.5").apply_typmod(t52)) == "1.50");
+  auto r = N("1234.5").apply_typmod(t52);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().sqlstate() == "22003");
+  CHECK(r.status().message() == "numeric field overflow");
+  CHECK(r.status().detail() == "A field with precision 5, scale 2 must round to an absolute value less than 10^3.");
+  CHECK(S(N("999.995").apply_typmod(t52)).rfind("ERR 22003", 0) == 0);
+}

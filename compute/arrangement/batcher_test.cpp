@@ -1,0 +1,120 @@
+#include "compute/arrangement/batcher.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "compute/arrangement/builder.hpp"
+#include "compute/arrangement/test_support.hpp"
+
+namespace tandem::compute {
+namespace {
+
+using testing::Update;
+
+TEST_CASE("batcher consolidates duplicates and drops cancellations", "[arrangement][batcher]") {
+  Batcher batcher(10);
+  batcher.push("b", "x", 12, 1);
+  batcher.push("a", "y", 11, 2);
+  batcher.push("a", "y", 11, 3);  // same (key, val, time): summed
+  batcher.push("a", "x", 10, 1);
+  batcher.push("b", "x", 12, -1);  // cancels to zero: dropped
+  batcher.push("a", "x", 13, -1);
+  batcher.push("c", "z", 25, 4);  // beyond upper: stays buffered
+  batcher.push("a", "x", 10, 0);  // zero diff: ignored
+
+  BatchPtr batch = batcher.seal(20);
+  CHECK(batch->description() == Description{10, 20, 0});
+  CHECK(testing::dump(batch) ==
+        std::vector<Update>{{"a", "x", 10, 1}, {"a", "x", 13, -1}, {"a", "y", 11, 5}});
+  CHECK(batch->key_count() == 1);  // "b" vanished entirely
+  CHECK(batch->val_count() == 2);
+  CHECK(batch->update_count() == 3);
+  CHECK(batch->memory_bytes() > 0);
+  CHECK(batcher.lower() == 20);
+  CHECK(batcher.buffered() == 1);
+
+  BatchPtr next = batcher.seal(30);
+  CHECK(next->description() == Description{20, 30, 0});
+  CHECK(testing::dump(next) == std::vector<Update>{{"c", "z", 25, 4}});
+  CHECK(batcher.buffered() == 0);
+
+  BatchPtr empty = batcher.seal(40);
+  CHECK(empty->is_empty());
+  CHECK(empty->description() == Description{30, 40, 0});
+}
+
+TEST_CASE("batcher orders keys by unsigned bytes, including prefix ties",
+          "[arrangement][batcher]") {
+  Batcher batcher;
+  const std::vector<std::string> keys = {
+      std::string("a\0", 2),       "a", "\xff", "\x7f", "abcdefgh", "abcdefghi", "abcdefgg\xff", "",
+      std::string("abcdefgh\0", 9)};
+  for (const auto& k : keys) batcher.push(k, "v", 0, 1);
+  BatchPtr batch = batcher.seal(1);
+  std::vector<std::string> sorted = keys;
+  std::sort(sorted.begin(), sorted.end());  // std::string compares as unsigned char
+  std::vector<std::string> got;
+  for (const auto& [k, v, t, d] : testing::dump(batch)) got.push_back(k);
+  CHECK(got == sorted);
+}
+
+TEST_CASE("batcher seal with since advances times before consolidating", "[arrangement][batcher]") {
+  Batcher batcher;
+  batcher.push("k", "v", 1, 1);
+  batcher.push("k", "v", 3, 2);
+  batcher.push("k", "v", 7, 1);
+  batcher.push("k", "w", 2, 1);
+  batcher.push("k", "w", 4, -1);
+  BatchPtr batch = batcher.seal(10, 5);
+  CHECK(batch->description() == Description{0, 10, 5});
+  CHECK(testing::dump(batch) == std::vector<Update>{{"k", "v", 5, 3}, {"k", "v", 7, 1}});
+}
+
+TEST_CASE("batcher matches a naive consolidation on random input", "[arrangement][batcher]") {
+  std::mt19937_64 rng(42);
+  Batcher batcher;
+  std::vector<Update> pending;
+  Timestamp lower = 0;
+  for (int round = 0; round < 20; ++round) {
+    for (int i = 0; i < 2000; ++i) {
+      const Timestamp t = lower + rng() % 40;
+      const Diff d = static_cast<Diff>(rng() % 5) - 2;
+      std::string k = testing::random_bytes(rng, 50);
+      std::string v = testing::random_bytes(rng, 4);
+      batcher.push(k, v, t, d);
+      pending.emplace_back(k, v, t, d);
+    }
+    const Timestamp upper = lower + 10 + rng() % 20;
+    std::vector<Update> ready;
+    std::vector<Update> later;
+    for (auto& u : pending) (std::get<2>(u) < upper ? ready : later).push_back(u);
+    BatchPtr batch = batcher.seal(upper);
+    REQUIRE(batch->lower() == lower);
+    REQUIRE(batch->upper() == upper);
+    REQUIRE(testing::dump(batch) == testing::consolidate(ready));
+    pending = std::move(later);
+    lower = upper;
+  }
+}
+
+TEST_CASE("builder drops keys and vals that receive no update", "[arrangement][builder]") {
+  BatchBuilder builder;
+  builder.push_key("a");
+  builder.push_val("1");  // no update: dropped
+  builder.push_val("2");
+  builder.push_update(3, 1);
+  builder.push_key("b");  // no val: dropped
+  builder.push_key("c");
+  builder.push_val("1");  // no update: dropped, so "c" is dropped too
+  builder.push_key("d");
+  builder.push_val("9");
+  builder.push_update(1, -2);
+  builder.push_update(4, 2);
+  BatchPtr batch = builder.done({0, 5, 0});
+  CHECK(testing::dump(batch) ==
+        std::vector<Update>{{"a", "2", 3, 1}, {"d", "9", 1, -2}, {"d", "9", 4, 2}});
+  CHECK(batch->key_count() == 2);
+  CHECK(batch->val_count() == 2);
+}
+
+}  // namespace
+}  // namespace tandem::compute

@@ -1,0 +1,18 @@
+// Error rows: how an evaluation error travels in a dataflow's error
+// collection (STYLE #9). The row packs (SQLSTATE, message) as two text
+// datums, so equal errors consolidate and an error update retracts exactly
+// like the data update that raised it. Reads surface the least error row.
+// Threading: pure functions.
+#pragma once
+
+#include "common/row.hpp"
+#include "common/status.hpp"
+
+namespace tandem::compute {
+
+// REQUIRES !status.is_ok().
+Row error_row(const Status& status);
+// The Status an error row encodes.
+Status status_from_error_row(RowRef row);
+
+}  // namespace tandem::compute

@@ -1,0 +1,46 @@
+// Aggregates of a Reduce, as plain data, with PostgreSQL's semantics:
+//   count(*)            int8, counts rows (kCountAll; `expr` unused)
+//   count(x)            int8, counts non-NULL x
+//   sum(int2|int4)      int8          sum(int8) numeric
+//   sum(numeric)        numeric       sum(float4|float8) float8
+//   min(x), max(x)      type of x, any ordered type
+//   string_agg(x, sep)  text; values in ascending byte order of x (the
+//                       planner adds an ORDER BY-less deterministic order),
+//                       separated by the value of `separator` (a literal)
+// NULL inputs are ignored; over no non-NULL input every aggregate but count
+// is NULL. `distinct` aggregates over the set of distinct non-NULL values
+// (count(DISTINCT x)). avg is planned as sum and count followed by a Map
+// that divides (as PostgreSQL's numeric avg). Overflow is an error value
+// (22003) in the reduce's error collection, never a crash.
+// Threading: plain value.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "common/scalar_expr.hpp"
+
+namespace tandem::compute {
+
+enum class AggregateFunc : std::uint8_t {
+  kCountAll,
+  kCount,
+  kSumInt,      // int2/int4 input -> int8
+  kSumInt8,     // int8 input -> numeric
+  kSumNumeric,  // numeric -> numeric
+  kSumFloat,    // float4/float8 -> float8
+  kMin,
+  kMax,
+  kStringAgg,
+};
+
+struct AggregateExpr {
+  AggregateFunc func = AggregateFunc::kCountAll;
+  ScalarExpr expr = ScalarExpr::null(ColumnType{TypeId::kInt8});
+  bool distinct = false;
+  // kStringAgg only: the separator (evaluated per group on the first row).
+  std::optional<ScalarExpr> separator;
+  bool operator==(const AggregateExpr&) const = default;
+};
+
+}  // namespace tandem::compute

@@ -1,0 +1,108 @@
+#include "frontend/protocol/result_encoder.hpp"
+
+#include "common/value_io.hpp"
+
+namespace tandem::frontend {
+
+void write_row_description(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns,
+                           std::span<const int16_t> formats) {
+  std::vector<pgwire::FieldDescription> fields;
+  fields.reserve(columns.size());
+  for (size_t i = 0; i < columns.size(); ++i) {
+    pgwire::FieldDescription f;
+    f.name = columns[i].name;
+    f.type_oid = type_oid(columns[i].type.id);
+    f.type_len = type_len(columns[i].type.id);
+    f.type_modifier = columns[i].type.typmod;
+    f.format = formats.empty() ? 0 : formats[i];
+    fields.push_back(f);
+  }
+  writer.row_description(fields);
+}
+
+void write_data_rows(pgwire::BackendWriter& writer, const ExecResult& result, size_t begin, size_t end,
+                     std::span<const int16_t> formats) {
+  const auto& columns = result.columns;
+  RowArena arena;
+  for (size_t r = begin; r < end; ++r) {
+    RowIter it(result.rows[r].ref(), &arena);
+    writer.begin_data_row(static_cast<int16_t>(columns.size()));
+    for (size_t c = 0; c < columns.size(); ++c) {
+      Datum d = it.done() ? Datum::null() : it.next();
+      if (d.is_null()) {
+        writer.add_null();
+        continue;
+      }
+      size_t at = writer.begin_column();
+      if (!formats.empty() && formats[c] == 1) {
+        send_datum(d, columns[c].type, &writer.buffer());
+      } else {
+        format_datum(d, columns[c].type, &writer.buffer());
+      }
+      writer.end_column(at);
+    }
+    writer.end_message();
+  }
+}
+
+Result<std::vector<int16_t>> normalize_result_formats(std::span<const int16_t> codes, size_t column_count) {
+  std::vector<int16_t> out;
+  if (codes.empty()) {
+    out.assign(column_count, 0);
+  } else if (codes.size() == 1) {
+    out.assign(column_count, codes[0]);
+  } else if (codes.size() == column_count) {
+    out.assign(codes.begin(), codes.end());
+  } else {
+    return Status::error(sqlstate::kProtocolViolation, "bind message has " + std::to_string(codes.size()) +
+                                                           " result formats but query has " +
+                                                           std::to_string(column_count) + " columns");
+  }
+  for (int16_t code : out) {
+    if (code != 0 && code != 1) {
+      return Status::error(sqlstate::kInvalidParameterValue, "unsupported format code: " + std::to_string(code));
+    }
+  }
+  return out;
+}
+
+Result<Row> decode_parameters(const PreparedStatement& statement, const pgwire::Bind& bind) {
+  const auto& types = statement.param_types;
+  if (bind.params.size() != types.size()) {
+    return Status::error(sqlstate::kProtocolViolation,
+                         "bind message supplies " + std::to_string(bind.params.size()) +
+                             " parameters, but prepared statement \"" + std::string(bind.statement) + "\" requires " +
+                             std::to_string(types.size()));
+  }
+  const auto& fmts = bind.param_formats;
+  if (fmts.size() > 1 && fmts.size() != types.size()) {
+    return Status::error(sqlstate::kProtocolViolation,
+                         "bind message has " + std::to_string(fmts.size()) + " parameter formats but " +
+                             std::to_string(types.size()) + " parameters");
+  }
+  RowArena arena;
+  Row row;
+  RowPacker packer(&row);
+  for (size_t i = 0; i < types.size(); ++i) {
+    const auto& value = bind.params[i];
+    if (!value) {
+      packer.push_null();
+      continue;
+    }
+    int16_t format = fmts.empty() ? 0 : (fmts.size() == 1 ? fmts[0] : fmts[i]);
+    // A parameter whose type nothing determined is text, as in PostgreSQL.
+    ColumnType type = types[i].id == TypeId::kUnknown ? ColumnType{TypeId::kText} : types[i];
+    if (format != 0 && format != 1) {
+      return Status::error(sqlstate::kInvalidParameterValue, "unsupported format code: " + std::to_string(format));
+    }
+    Result<Datum> d = format == 0 ? parse_datum(*value, type, arena) : recv_datum(*value, type, arena);
+    if (!d.ok()) {
+      Status s = d.status();
+      return Status::error(s.sqlstate(), s.message() + " (parameter $" + std::to_string(i + 1) + ")");
+    }
+    packer.push(*d);
+  }
+  return row;
+}
+
+}  // namespace tandem::frontend

@@ -1,0 +1,36 @@
+#pragma once
+// Encoding of results and decoding of parameters between the wire formats
+// (text or binary per column, chosen by the client) and tandem's packed
+// rows. Hot path: rows are written straight into the output buffer.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "common/row.hpp"
+#include "common/status.hpp"
+#include "frontend/adapter/exec_result.hpp"
+#include "frontend/adapter/prepared_statement.hpp"
+#include "frontend/pgwire/backend_writer.hpp"
+#include "frontend/pgwire/messages.hpp"
+
+namespace tandem::frontend {
+
+// RowDescription for the columns; `formats` empty means all text, else one
+// format code per column.
+void write_row_description(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns,
+                           std::span<const int16_t> formats);
+
+// DataRows for result.rows[begin, end).
+void write_data_rows(pgwire::BackendWriter& writer, const ExecResult& result, size_t begin, size_t end,
+                     std::span<const int16_t> formats);
+
+// Bind's result format codes (0, 1 or one per column) expanded to one per
+// column; 08P01 on a count mismatch, 22023 on an unknown code.
+Result<std::vector<int16_t>> normalize_result_formats(std::span<const int16_t> codes, size_t column_count);
+
+// Bind's parameter values decoded with the statement's parameter types, one
+// datum per parameter, packed.
+Result<Row> decode_parameters(const PreparedStatement& statement, const pgwire::Bind& bind);
+
+}  // namespace tandem::frontend

@@ -1,0 +1,90 @@
+#pragma once
+// ExprBinder: SQL expression AST -> typed ScalarExpr (common/scalar_expr.hpp)
+// with PostgreSQL's type inference, implicit casts and overload resolution
+// (common/func_resolve.hpp).
+//
+// Name resolution goes through a Scope: the columns visible to the
+// expression, each with its qualifier, name and type. A column reference
+// binds to ColumnRef{index into the scope's row}. Parameters ($n) bind to
+// ColumnRef{param_base + n - 1}: the caller lays the parameter values out
+// after the scope's columns in the row it evaluates over. A parameter whose
+// type was not given is inferred from its first use (`$1 + 1` makes $1 an
+// integer), as PostgreSQL's Parse does; the inferred types are written back
+// to `param_types`.
+//
+// Errors carry the 1-based position of the offending expression.
+// Threading: one binder per statement; not thread-safe.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/func_resolve.hpp"
+#include "common/scalar_expr.hpp"
+#include "common/status.hpp"
+#include "planner/parser/ast.hpp"
+
+namespace tandem::planner {
+
+struct ScopeColumn {
+  std::string table;  // qualifier ("" for none)
+  std::string name;
+  ColumnType type;
+};
+
+struct Scope {
+  std::vector<ScopeColumn> columns;
+};
+
+class ExprBinder {
+ public:
+  // `scope` may be empty; `param_types` is read (given types) and extended
+  // (inferred ones).
+  ExprBinder(const Scope& scope, std::vector<ColumnType>* param_types, size_t param_base);
+
+  Result<ScalarExpr> bind(const sql::Expr& expr);
+  // Binds and coerces to boolean (WHERE, HAVING, CASE WHEN); `context` names
+  // the clause in the error: "argument of WHERE must be type boolean, not type integer".
+  Result<ScalarExpr> bind_condition(const sql::Expr& expr, std::string_view context);
+
+  // The column name PostgreSQL gives a select-list expression with no alias
+  // (FigureColname): a column's name, a function's name, a cast's type name,
+  // "case", else "?column?".
+  static std::string column_name(const sql::Expr& expr);
+
+  // True if a bound expression may wait (calls pg_sleep).
+  static bool may_block(const ScalarExpr& expr);
+
+  // Resolves an unknown-typed output expression to text (PostgreSQL resolves
+  // unknown select-list columns and VALUES columns to text).
+  Result<ScalarExpr> resolve_unknown_as_text(ScalarExpr expr);
+
+ private:
+  Result<ScalarExpr> bind_node(const sql::Expr& expr);
+  Result<ScalarExpr> bind_number(const sql::NumberLiteral& n);
+  Result<ScalarExpr> bind_typed_literal(const sql::TypedLiteral& lit);
+  Result<ScalarExpr> bind_column(const sql::ColumnRef& ref, const sql::Expr& at);
+  Result<ScalarExpr> bind_parameter(const sql::Parameter& p);
+  Result<ScalarExpr> bind_unary(const sql::UnaryOp& op);
+  Result<ScalarExpr> bind_binary(const sql::BinaryOp& op);
+  Result<ScalarExpr> bind_cast(const sql::Cast& cast);
+  Result<ScalarExpr> bind_call(const sql::FunctionCall& call, const sql::Expr& at);
+  Result<ScalarExpr> bind_case(const sql::Case& c);
+  Result<ScalarExpr> bind_is(const sql::IsTest& t);
+  Result<ScalarExpr> bind_between(const sql::Between& b);
+  Result<ScalarExpr> bind_in_list(const sql::InList& in);
+  Result<ScalarExpr> bind_like(const sql::Like& like);
+  Result<ScalarExpr> operator_call(std::string_view op, std::vector<ScalarExpr> args);
+  // Records types the resolver chose for parameters of unknown type.
+  ScalarExpr settle_parameters(ScalarExpr expr);
+  bool is_parameter(const ScalarExpr& e, size_t* index) const;
+
+  const Scope& scope_;
+  std::vector<ColumnType>* param_types_;
+  size_t param_base_;
+};
+
+// "int4" for integer, "numeric", "timestamptz", ...: pg_type.typname.
+std::string_view internal_type_name(TypeId id);
+
+}  // namespace tandem::planner

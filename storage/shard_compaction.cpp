@@ -1,0 +1,95 @@
+// ShardStore's compaction half: the background thread that advances each
+// shard's since and rewrites the history below it (see "Compaction" in
+// storage/shard_store.hpp).
+
+#include <algorithm>
+#include <memory>
+
+#include "storage/shard_codec.hpp"
+#include "storage/shard_listener.hpp"
+#include "storage/shard_request.hpp"
+#include "storage/shard_scan.hpp"
+#include "storage/shard_store.hpp"
+
+namespace tandem::storage {
+
+Status ShardStore::compact(ShardId shard, Timestamp new_since) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ShardState* state = live_shard(shard);
+  if (state == nullptr) {
+    return Status::error(sqlstate::kUndefinedObject,
+                         "shard " + std::to_string(shard) + " does not exist");
+  }
+  state->since_target = std::max(state->since_target, new_since);
+  maybe_schedule_compaction(shard, *state);
+  return Status::ok();
+}
+
+void ShardStore::wait_for_compaction() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  compaction_idle_cv_.wait(lock, [&] {
+    return compaction_stopping_ || (compaction_dirty_.empty() && !compaction_busy_);
+  });
+}
+
+Timestamp ShardStore::achievable_since(const ShardState& state) const {
+  Timestamp since = std::min(state.since_target, state.frontiers.upper);
+  for (const ShardListener* listener : state.listeners) since = std::min(since, listener->as_of_);
+  return since;
+}
+
+void ShardStore::maybe_schedule_compaction(ShardId shard, const ShardState& state) {
+  if (achievable_since(state) <= state.frontiers.since) return;
+  if (compaction_dirty_.insert(shard).second) compaction_cv_.notify_one();
+}
+
+void ShardStore::compaction_loop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    compaction_cv_.wait(lock, [&] { return compaction_stopping_ || !compaction_dirty_.empty(); });
+    if (compaction_stopping_) break;
+    ShardId shard = *compaction_dirty_.begin();
+    compaction_dirty_.erase(compaction_dirty_.begin());
+    compaction_busy_ = true;
+    compact_one(lock, shard);
+    compaction_busy_ = false;
+    if (compaction_dirty_.empty()) compaction_idle_cv_.notify_all();
+  }
+  compaction_idle_cv_.notify_all();
+}
+
+void ShardStore::compact_one(std::unique_lock<std::mutex>& lock, ShardId shard) {
+  ShardState* state = live_shard(shard);
+  if (state == nullptr) return;
+  Timestamp new_since = achievable_since(*state);
+  if (new_since <= state->frontiers.since) return;
+  // Raise since first: from here on no read at as_of < new_since starts, so
+  // the rewrite below can never be observed by an exact read it would break.
+  state->frontiers.since = new_since;
+  const uint64_t incarnation = state->incarnation;
+  lock.unlock();
+
+  // Times below new_since <= upper are sealed, and only this thread rewrites
+  // them, so the history read here is exactly what the rewrite replaces.
+  std::vector<std::pair<std::string, Diff>> rows;
+  Status read = scan_shard(durable_, shard, 0, new_since, nullptr,
+                           [&](Timestamp, std::string_view row, Diff diff) {
+                             rows.emplace_back(std::string(row), diff);
+                           });
+  if (read.is_ok()) {
+    consolidate_rows(&rows);
+    auto request = std::make_unique<Request>();
+    request->kind = Request::Kind::kRewrite;
+    request->shard = shard;
+    request->time = new_since;
+    request->incarnation = incarnation;
+    for (const auto& [row, diff] : rows) append_batch_entry(&request->rewrite_batch, row, diff);
+    // A failed rewrite (I/O error, shard dropped meanwhile) leaves the
+    // history unconsolidated, which is still exact at every time >= since;
+    // the next compaction of the shard covers it again.
+    (void)submit(std::move(request));
+  }
+  lock.lock();
+}
+
+}  // namespace tandem::storage

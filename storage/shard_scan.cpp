@@ -1,0 +1,94 @@
+#include "storage/shard_scan.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include <rocksdb/db.h>
+#include <rocksdb/iterator.h>
+#include <rocksdb/options.h>
+
+#include "storage/shard_codec.hpp"
+
+namespace tandem::storage {
+
+Status scan_shard(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
+                  const rocksdb::Snapshot* snapshot,
+                  const std::function<void(Timestamp, std::string_view, Diff)>& visit) {
+  if (lower >= upper) return Status::ok();
+  std::string begin = shard_data_bound(shard, lower);
+  std::string end = shard_data_bound(shard, upper);
+  rocksdb::Slice begin_slice(begin);
+  rocksdb::Slice end_slice(end);
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  options.iterate_lower_bound = &begin_slice;
+  options.iterate_upper_bound = &end_slice;
+  std::unique_ptr<rocksdb::Iterator> it(
+      durable.db()->NewIterator(options, durable.handle(Family::kShards)));
+  for (it->Seek(begin_slice); it->Valid(); it->Next()) {
+    rocksdb::Slice key = it->key();
+    auto decoded = decode_shard_data_key(std::string_view(key.data(), key.size()));
+    if (!decoded || decoded->shard != shard) {
+      return Status::error(sqlstate::kDataCorrupted,
+                           "malformed key in shard " + std::to_string(shard));
+    }
+    rocksdb::Slice value = it->value();
+    BatchReader reader(std::string_view(value.data(), value.size()));
+    std::string_view row;
+    Diff diff = 0;
+    while (reader.next(&row, &diff)) visit(decoded->time, row, diff);
+    if (reader.corrupt()) {
+      return Status::error(sqlstate::kDataCorrupted,
+                           "undecodable update batch in shard " + std::to_string(shard) +
+                               " at time " + std::to_string(decoded->time));
+    }
+  }
+  if (!it->status().ok()) {
+    return Status::error(sqlstate::kIoError,
+                         "reading shard " + std::to_string(shard) + ": " + it->status().ToString());
+  }
+  return Status::ok();
+}
+
+void consolidate_rows(std::vector<std::pair<std::string, Diff>>* rows) {
+  std::sort(rows->begin(), rows->end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  size_t out = 0;
+  for (size_t i = 0; i < rows->size();) {
+    size_t j = i;
+    Diff sum = 0;
+    for (; j < rows->size() && (*rows)[j].first == (*rows)[i].first; ++j) sum += (*rows)[j].second;
+    if (sum != 0) {
+      if (out != i) (*rows)[out].first = std::move((*rows)[i].first);
+      (*rows)[out].second = sum;
+      ++out;
+    }
+    i = j;
+  }
+  rows->resize(out);
+}
+
+void consolidate_updates(std::vector<Update>* updates) {
+  std::sort(updates->begin(), updates->end(), [](const Update& a, const Update& b) {
+    return a.time != b.time ? a.time < b.time : a.row < b.row;
+  });
+  size_t out = 0;
+  for (size_t i = 0; i < updates->size();) {
+    size_t j = i;
+    Diff sum = 0;
+    for (; j < updates->size() && (*updates)[j].time == (*updates)[i].time &&
+           (*updates)[j].row == (*updates)[i].row;
+         ++j) {
+      sum += (*updates)[j].diff;
+    }
+    if (sum != 0) {
+      if (out != i) (*updates)[out] = std::move((*updates)[i]);
+      (*updates)[out].diff = sum;
+      ++out;
+    }
+    i = j;
+  }
+  updates->resize(out);
+}
+
+}  // namespace tandem::storage

@@ -1,0 +1,205 @@
+#pragma once
+// ShardStore: tables as durable shards (DESIGN.md §7), the storage layer's
+// public face for the coordinator and compute (append, snapshot, listen,
+// compact).
+//
+// Design
+// ------
+// A shard is an append-only log of updates (row, time, diff) with two
+// frontiers: `upper`, the least time not yet written (everything at times
+// < upper is durable and will never change), and `since`, the least time at
+// which reads are exact (history before it may have been consolidated).
+// Invariant: since <= upper. Reads are valid at since <= as_of < upper.
+//
+// Every mutation (append, upper advance, create, drop, and compaction's
+// rewrite) is a request on one queue served by a dedicated *committer*
+// thread. The committer takes everything queued, validates each request in
+// queue order against the shard state as the earlier requests of the same
+// group leave it, writes all valid requests as ONE RocksDB WriteBatch (with
+// WriteOptions.sync = DurableStoreOptions::sync_writes: one fsync per group),
+// then publishes the new uppers, wakes listeners and completes each request
+// with its own Status. This is group commit: while one group is being
+// fsynced, the next one accumulates, so N concurrent writers cost far fewer
+// than N fsyncs; an invalid request fails alone and never fails the others.
+// The committer is the only writer of the `shards` family and of shard
+// metadata, which is what makes validate-then-write race free.
+//
+// Ordering rules that keep reads exact without holding locks during I/O:
+//  * upper is raised in memory only after the data below it is durable, so a
+//    reader that saw upper > t finds every update at t in RocksDB;
+//  * since is raised in memory BEFORE compaction rewrites the history below
+//    it, and snapshot() takes its RocksDB snapshot under the same mutex that
+//    guards its since check, so a read at as_of >= since never observes a
+//    rewrite to a later since.
+//
+// Compaction: compact() only records a target. A background compaction
+// thread (woken by a condition variable) advances since to
+// min(target, upper, every live listener's as_of), rewrites all updates
+// below the new since as one consolidated batch at time since (zero sums
+// dropped, see storage/shard_codec.hpp), and commits that rewrite through
+// the committer like any write.
+//
+// Threading: every public method is thread-safe. append(), create_shard(),
+// drop_shard(), advance_uppers() block until their group is durable;
+// append_async() does not. The store must outlive every ShardListener it
+// made, and must be destroyed before its DurableStore is closed.
+//
+// Errors (SQLSTATE):
+//   42704 undefined_object     the shard does not exist (or is being dropped)
+//   42710 duplicate_object     create_shard of an existing shard
+//   40001 serialization_failure  append whose expected_upper != the upper;
+//                              the caller re-reads the upper and retries
+//   XX000 internal_error       malformed append (time outside
+//                              [expected_upper, new_upper), upper regression)
+//   72000 snapshot_too_old     read at as_of < since (history compacted)
+//   55000 object_not_in_prerequisite_state  read at as_of >= upper (not yet
+//                              sealed: the caller must wait, e.g. listen)
+//   58030 io_error             RocksDB failed; the request had no effect
+//   XX001 data_corrupted       an undecodable stored batch
+//   57P01 admin_shutdown       the store is shutting down
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "common/status.hpp"
+#include "common/timestamp.hpp"
+#include "storage/durable_store.hpp"
+#include "storage/shard_types.hpp"
+
+namespace tandem::storage {
+
+class ShardListener;
+
+struct ShardStoreStats {
+  uint64_t write_batches = 0;  // RocksDB writes (one fsync each when syncing)
+  uint64_t requests = 0;       // requests committed or rejected
+  uint64_t compactions = 0;    // history rewrites committed
+};
+
+class ShardStore {
+ public:
+  using Done = std::function<void(Status)>;
+
+  // Loads shard metadata from `durable` and starts the committer and
+  // compaction threads. `durable` must outlive the returned store.
+  static Result<std::unique_ptr<ShardStore>> open(DurableStore& durable);
+  // Completes queued requests, stops both threads and wakes blocked
+  // listeners (their next() returns 57P01).
+  ~ShardStore();
+  ShardStore(const ShardStore&) = delete;
+  ShardStore& operator=(const ShardStore&) = delete;
+
+  // A new, empty shard with since = 0 and upper = initial_upper.
+  Status create_shard(ShardId shard, Timestamp initial_upper);
+  // Deletes the shard's metadata and all of its data. Its listeners' next()
+  // returns 42704.
+  Status drop_shard(ShardId shard);
+  std::vector<ShardId> list_shards() const;
+  Result<ShardFrontiers> frontiers(ShardId shard) const;
+  Result<Timestamp> upper(ShardId shard) const;
+  Result<Timestamp> since(ShardId shard) const;
+
+  // Atomically applies every ShardAppend (see shard_types.hpp for the rules):
+  // either all of them are written and their uppers advanced, or none is.
+  // Returns once durable.
+  Status append(std::vector<ShardAppend> appends);
+  // As append(), but returns at once; `done` runs on the committer thread
+  // after the commit, without store locks held. It must be quick (hand the
+  // result to another thread) and must not wait on the store.
+  void append_async(std::vector<ShardAppend> appends, Done done);
+  // Advances the upper of every shard whose upper is below `new_upper` to
+  // `new_upper`, in one commit. The coordinator calls this after each write
+  // and at least once a second, so that all tables stay readable at "now".
+  Status advance_uppers(Timestamp new_upper);
+
+  // The consolidated contents at `as_of`: for each row the sum of diffs of
+  // its updates at times <= as_of; rows summing to zero are dropped; sorted
+  // by row bytes. REQUIRES since <= as_of < upper (72000 / 55000 otherwise).
+  Result<std::vector<std::pair<std::string, Diff>>> snapshot(ShardId shard,
+                                                            Timestamp as_of) const;
+
+  // A listener that delivers every update at times > as_of, in time order,
+  // each exactly once (see storage/shard_listener.hpp). While it lives it
+  // holds the shard's since at or below the as_of of what it has delivered.
+  // REQUIRES since <= as_of (72000 otherwise); as_of may be >= upper.
+  Result<std::unique_ptr<ShardListener>> listen(ShardId shard, Timestamp as_of);
+
+  // Asks for the shard's since to advance to `new_since` (a no-op if not
+  // beyond the current target). The background compaction thread moves since
+  // to min(target, upper, listener holds) and rewrites the history below it;
+  // since never moves backwards. Returns at once.
+  Status compact(ShardId shard, Timestamp new_since);
+  // Blocks until the compaction thread has nothing left to do (every shard's
+  // since reached its achievable target and the rewrites are durable).
+  void wait_for_compaction();
+
+  ShardStoreStats stats() const;
+
+ private:
+  friend class ShardListener;
+  struct Request;
+  struct Group;
+  struct ShardState {
+    ShardFrontiers frontiers;
+    Timestamp since_target = 0;
+    uint64_t incarnation = 0;  // tells a re-created shard from its old self
+    bool dropping = false;     // a drop is being committed: reads fail
+    std::set<ShardListener*> listeners;
+  };
+
+  explicit ShardStore(DurableStore& durable);
+
+  void enqueue(std::unique_ptr<Request> request);
+  Status submit(std::unique_ptr<Request> request);  // enqueue and wait
+  void committer_loop();
+  void commit_group(std::unique_lock<std::mutex>& lock);
+  // REQUIRES mutex_ held. Checks `request` against the shards as the earlier
+  // requests of `group` leave them and, if valid, records its effect there.
+  Status validate(Request& request, Group& group);
+  void compaction_loop();
+  void compact_one(std::unique_lock<std::mutex>& lock, ShardId shard);
+
+  // REQUIRES mutex_ held. The live (not dropping) state of a shard, or null.
+  const ShardState* live_shard(ShardId shard) const;
+  ShardState* live_shard(ShardId shard);
+  // REQUIRES mutex_ held. The since compaction may reach now.
+  Timestamp achievable_since(const ShardState& state) const;
+  // REQUIRES mutex_ held. Queues the shard for the compaction thread if its
+  // since can advance.
+  void maybe_schedule_compaction(ShardId shard, const ShardState& state);
+  // REQUIRES mutex_ held. Runs each listener's wakeup hook and cv.
+  void notify_listeners(const ShardState& state);
+
+  DurableStore& durable_;
+
+  mutable std::mutex mutex_;
+  std::map<ShardId, ShardState> shards_;
+  uint64_t next_incarnation_ = 1;
+  bool stopping_ = false;
+
+  std::deque<std::unique_ptr<Request>> queue_;
+  std::condition_variable queue_cv_;  // committer: the queue is non-empty
+
+  std::set<ShardId> compaction_dirty_;
+  bool compaction_busy_ = false;
+  bool compaction_stopping_ = false;
+  std::condition_variable compaction_cv_;       // compaction thread: work
+  std::condition_variable compaction_idle_cv_;  // wait_for_compaction
+
+  ShardStoreStats stats_;
+
+  std::thread committer_;
+  std::thread compactor_;
+};
+
+}  // namespace tandem::storage

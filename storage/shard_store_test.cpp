@@ -1,0 +1,311 @@
+// ShardStore: append/snapshot against a naive model, upper checks, group
+// commit, reopen and drop. Listen and compaction have their own files.
+
+#include "storage/shard_store.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <future>
+#include <map>
+#include <random>
+#include <thread>
+
+#include <rocksdb/db.h>
+
+#include "storage/shard_codec.hpp"
+#include "storage/test_support.hpp"
+
+using namespace tandem;
+using namespace tandem::storage;
+using tandem::storage::testing::numbered;
+using tandem::storage::testing::open_durable;
+using tandem::storage::testing::ScratchDir;
+
+namespace {
+
+using Contents = std::vector<std::pair<std::string, Diff>>;
+
+// The naive model: the sum of diffs per row over updates at times <= as_of.
+Contents model_at(const std::vector<Update>& history, Timestamp as_of) {
+  std::map<std::string, Diff> sums;
+  for (const Update& u : history) {
+    if (u.time <= as_of) sums[u.row] += u.diff;
+  }
+  Contents out;
+  for (auto& [row, diff] : sums) {
+    if (diff != 0) out.emplace_back(row, diff);
+  }
+  return out;
+}
+
+std::unique_ptr<ShardStore> open_shards(DurableStore& durable) {
+  auto store = ShardStore::open(durable);
+  REQUIRE(store.ok());
+  return std::move(*store);
+}
+
+size_t count_keys(const DurableStore& durable, ShardId shard) {
+  std::unique_ptr<rocksdb::Iterator> it(
+      durable.db()->NewIterator(rocksdb::ReadOptions(), durable.handle(Family::kShards)));
+  size_t n = 0;
+  for (it->Seek(shard_data_bound(shard, 0)); it->Valid(); it->Next()) {
+    auto key = decode_shard_data_key(std::string_view(it->key().data(), it->key().size()));
+    if (!key || key->shard != shard) break;
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("shard append and snapshot agree with a naive model") {
+  ScratchDir dir;
+  auto durable = open_durable(dir.path(), /*sync=*/false);
+  auto store = open_shards(*durable);
+  std::mt19937_64 rng(42);
+  const std::vector<ShardId> ids = {7, 8, 300};
+  std::map<ShardId, std::vector<Update>> history;
+  for (ShardId id : ids) REQUIRE(store->create_shard(id, 10).is_ok());
+
+  for (int step = 0; step < 300; ++step) {
+    // One request may append to several shards at once.
+    std::vector<ShardAppend> request;
+    for (ShardId id : ids) {
+      if (rng() % 2) continue;
+      Timestamp upper = *store->upper(id);
+      ShardAppend a{id, {}, upper, upper + 1 + rng() % 5};
+      int n = static_cast<int>(rng() % 6);  // zero updates: advance only
+      for (int i = 0; i < n; ++i) {
+        Update u{numbered("row", rng() % 12), upper + rng() % (a.new_upper - upper),
+                 static_cast<Diff>(rng() % 5) - 2};
+        a.updates.push_back(u);
+        history[id].push_back(u);
+      }
+      request.push_back(std::move(a));
+    }
+    if (request.empty()) continue;
+    REQUIRE(store->append(std::move(request)).is_ok());
+    ShardId id = ids[rng() % ids.size()];
+    Timestamp upper = *store->upper(id);
+    Timestamp as_of = rng() % upper;
+    auto snap = store->snapshot(id, as_of);
+    REQUIRE(snap.ok());
+    CHECK(*snap == model_at(history[id], as_of));
+  }
+  for (ShardId id : ids) {
+    Timestamp upper = *store->upper(id);
+    for (Timestamp t = 0; t < upper; t += 7) {
+      auto snap = store->snapshot(id, t);
+      REQUIRE(snap.ok());
+      CHECK(*snap == model_at(history[id], t));
+    }
+    auto unsealed = store->snapshot(id, upper);
+    REQUIRE(!unsealed.ok());
+    CHECK(unsealed.status().sqlstate() == "55000");
+  }
+}
+
+TEST_CASE("a rejected append writes nothing") {
+  ScratchDir dir;
+  auto durable = open_durable(dir.path());
+  auto store = open_shards(*durable);
+  REQUIRE(store->create_shard(1, 5).is_ok());
+  REQUIRE(store->create_shard(2, 5).is_ok());
+  REQUIRE(store->append({{1, {{"a", 5, 1}}, 5, 6}}).is_ok());
+
+  SECTION("upper mismatch on one shard of a multi-shard append") {
+    Status s = store->append({{2, {{"b", 5, 1}}, 5, 9}, {1, {{"c", 5, 1}}, 5, 9}});
+    REQUIRE(!s.is_ok());
+    CHECK(s.sqlstate() == "40001");
+    CHECK(s.message() == "upper mismatch on shard 1");
+    CHECK(s.detail() == "expected upper 5, found 6");
+  }
+  SECTION("an update outside [expected_upper, new_upper)") {
+    Status s = store->append({{2, {{"b", 5, 1}}, 5, 9}, {1, {{"c", 9, 1}}, 6, 9}});
+    REQUIRE(!s.is_ok());
+    CHECK(s.sqlstate() == "XX000");
+  }
+  SECTION("an upper that moves backwards") {
+    Status s = store->append({{2, {}, 5, 4}});
+    REQUIRE(!s.is_ok());
+    CHECK(s.sqlstate() == "XX000");
+  }
+  SECTION("a missing shard") {
+    Status s = store->append({{2, {{"b", 5, 1}}, 5, 9}, {99, {}, 0, 1}});
+    REQUIRE(!s.is_ok());
+    CHECK(s.sqlstate() == "42704");
+  }
+  CHECK(*store->upper(1) == 6);
+  CHECK(*store->upper(2) == 5);
+  CHECK(count_keys(*durable, 2) == 0);
+  CHECK(*store->snapshot(1, 5) == Contents{{"a", 1}});
+  // Two appends to the same shard in one request chain their uppers.
+  REQUIRE(store->append({{2, {{"x", 5, 1}}, 5, 7}, {2, {{"y", 7, 1}}, 7, 8}}).is_ok());
+  CHECK(*store->snapshot(2, 7) == Contents{{"x", 1}, {"y", 1}});
+  // An empty append at the upper is a no-op.
+  REQUIRE(store->append({{2, {}, 8, 8}}).is_ok());
+  CHECK(*store->upper(2) == 8);
+}
+
+TEST_CASE("create, list, frontiers and errors for unknown shards") {
+  ScratchDir dir;
+  auto durable = open_durable(dir.path());
+  auto store = open_shards(*durable);
+  REQUIRE(store->create_shard(3, 100).is_ok());
+  Status dup = store->create_shard(3, 100);
+  REQUIRE(!dup.is_ok());
+  CHECK(dup.sqlstate() == "42710");
+  REQUIRE(store->create_shard(1, 0).is_ok());
+  CHECK(store->list_shards() == std::vector<ShardId>{1, 3});
+  CHECK(store->frontiers(3)->since == 0);
+  CHECK(store->frontiers(3)->upper == 100);
+  // An empty shard is readable (empty) below its initial upper.
+  CHECK(store->snapshot(3, 99)->empty());
+  CHECK(store->upper(4).status().sqlstate() == "42704");
+  CHECK(store->snapshot(4, 0).status().sqlstate() == "42704");
+  CHECK(store->drop_shard(4).sqlstate() == "42704");
+  CHECK(store->compact(4, 1).sqlstate() == "42704");
+}
+
+TEST_CASE("advance_uppers seals every lagging shard in one commit") {
+  ScratchDir dir;
+  auto durable = open_durable(dir.path());
+  auto store = open_shards(*durable);
+  REQUIRE(store->create_shard(1, 10).is_ok());
+  REQUIRE(store->create_shard(2, 50).is_ok());
+  uint64_t before = store->stats().write_batches;
+  REQUIRE(store->advance_uppers(30).is_ok());
+  CHECK(store->stats().write_batches == before + 1);
+  CHECK(*store->upper(1) == 30);
+  CHECK(*store->upper(2) == 50);
+  CHECK(store->snapshot(1, 29)->empty());
+}
+
+TEST_CASE("group commit: one WriteBatch for everything queued behind a commit") {
+  ScratchDir dir;
+  auto durable = open_durable(dir.path());
+  auto store = open_shards(*durable);
+  REQUIRE(store->create_shard(1, 0).is_ok());
+  REQUIRE(store->create_shard(2, 0).is_ok());
+  uint64_t before = store->stats().write_batches;
+
+  // Hold the committer inside the first request's completion, queue more
+  // requests behind it (one invalid), then release: they form one group.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::promise<Status> first;
+  store->append_async({{1, {{"a", 0, 1}}, 0, 1}}, [&](Status s) {
+    first.set_value(s);
+    released.wait();
+  });
+  std::vector<std::future<Status>> results;
+  std::vector<std::shared_ptr<std::promise<Status>>> promises;
+  auto queue = [&](std::vector<ShardAppend> appends) {
+    auto p = std::make_shared<std::promise<Status>>();
+    results.push_back(p->get_future());
+    store->append_async(std::move(appends), [p](Status s) { p->set_value(std::move(s)); });
+  };
+  REQUIRE(first.get_future().get().is_ok());
+  queue({{1, {{"b", 1, 1}}, 1, 2}});
+  queue({{2, {{"c", 0, 1}}, 7, 8}});  // wrong expected upper
+  queue({{2, {{"d", 0, 1}}, 0, 3}});
+  queue({{1, {{"b", 2, -1}}, 2, 4}});  // chains on the first queued append
+  release.set_value();
+  CHECK(results[0].get().is_ok());
+  CHECK(results[1].get().sqlstate() == "40001");
+  CHECK(results[2].get().is_ok());
+  CHECK(results[3].get().is_ok());
+  CHECK(store->stats().write_batches == before + 2);
+  CHECK(*store->snapshot(1, 1) == Contents{{"a", 1}, {"b", 1}});
+  CHECK(*store->snapshot(1, 3) == Contents{{"a", 1}});
+  CHECK(*store->snapshot(2, 2) == Contents{{"d", 1}});
+}
+
+TEST_CASE("group commit: concurrent appenders share fsyncs") {
+  ScratchDir dir;
+  auto durable = open_durable(dir.path(), /*sync=*/true);
+  auto store = open_shards(*durable);
+  constexpr int kThreads = 8;
+  constexpr int kAppends = 25;
+  for (int t = 0; t < kThreads; ++t) REQUIRE(store->create_shard(t, 0).is_ok());
+  uint64_t before = store->stats().write_batches;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kAppends; ++i) {
+        Timestamp ts = static_cast<Timestamp>(i);
+        Status s = store->append({{static_cast<ShardId>(t), {{numbered("r", i), ts, 1}},
+                                   ts, ts + 1}});
+        if (!s.is_ok()) ++failures;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(failures == 0);
+  uint64_t batches = store->stats().write_batches - before;
+  INFO("write batches: " << batches << " for " << kThreads * kAppends << " appends");
+  CHECK(batches < kThreads * kAppends);
+  for (int t = 0; t < kThreads; ++t) {
+    CHECK(*store->upper(t) == kAppends);
+    CHECK(store->snapshot(t, kAppends - 1)->size() == kAppends);
+  }
+}
+
+TEST_CASE("shards, uppers, sinces and data survive a reopen") {
+  ScratchDir dir;
+  Contents before_reopen;
+  {
+    auto durable = open_durable(dir.path());
+    auto store = open_shards(*durable);
+    REQUIRE(store->create_shard(5, 0).is_ok());
+    REQUIRE(store->create_shard(6, 40).is_ok());
+    for (Timestamp t = 0; t < 20; ++t) {
+      REQUIRE(store->append({{5, {{numbered("k", t % 4), t, 1}}, t, t + 1}}).is_ok());
+    }
+    REQUIRE(store->compact(5, 10).is_ok());
+    store->wait_for_compaction();
+    REQUIRE(*store->since(5) == 10);
+    before_reopen = *store->snapshot(5, 15);
+    store.reset();
+    REQUIRE(durable->close().is_ok());
+  }
+  auto durable = open_durable(dir.path());
+  auto store = open_shards(*durable);
+  CHECK(store->list_shards() == std::vector<ShardId>{5, 6});
+  CHECK(store->frontiers(5)->upper == 20);
+  CHECK(store->frontiers(5)->since == 10);
+  CHECK(store->frontiers(6)->upper == 40);
+  CHECK(*store->snapshot(5, 15) == before_reopen);
+  CHECK(store->snapshot(5, 9).status().sqlstate() == "72000");
+  // Appends continue from the persisted upper.
+  REQUIRE(store->append({{5, {{"k9", 20, 1}}, 20, 21}}).is_ok());
+  CHECK(store->snapshot(5, 20)->size() == 5);
+}
+
+TEST_CASE("dropping a shard deletes its data") {
+  ScratchDir dir;
+  {
+    auto durable = open_durable(dir.path());
+    auto store = open_shards(*durable);
+    REQUIRE(store->create_shard(9, 0).is_ok());
+    REQUIRE(store->create_shard(10, 0).is_ok());
+    for (Timestamp t = 0; t < 10; ++t) {
+      REQUIRE(store->append({{9, {{"x", t, 1}}, t, t + 1}, {10, {{"y", t, 1}}, t, t + 1}}).is_ok());
+    }
+    CHECK(count_keys(*durable, 9) == 10);
+    REQUIRE(store->drop_shard(9).is_ok());
+    CHECK(count_keys(*durable, 9) == 0);
+    CHECK(count_keys(*durable, 10) == 10);
+    CHECK(store->snapshot(9, 5).status().sqlstate() == "42704");
+    CHECK(store->list_shards() == std::vector<ShardId>{10});
+    // The id can be reused; the new shard starts empty.
+    REQUIRE(store->create_shard(9, 3).is_ok());
+    CHECK(store->snapshot(9, 2)->empty());
+    REQUIRE(store->drop_shard(9).is_ok());
+  }
+  auto durable = open_durable(dir.path());
+  auto store = open_shards(*durable);
+  CHECK(store->list_shards() == std::vector<ShardId>{10});
+  CHECK(store->snapshot(10, 9)->size() == 1);
+}

@@ -1,0 +1,57 @@
+#pragma once
+// Plain data exchanged with the shard store (storage/shard_store.hpp): the
+// updates a table shard holds and the requests that append them. Values only;
+// safe to move between threads.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/timestamp.hpp"
+
+namespace tandem::storage {
+
+// A shard is named by the catalog id of the collection it stores.
+using ShardId = uint64_t;
+
+// One change to a collection: `row` (common/row.hpp's encoding; opaque here)
+// gains `diff` copies at `time`.
+struct Update {
+  std::string row;
+  Timestamp time = 0;
+  Diff diff = 0;
+
+  friend bool operator==(const Update&, const Update&) = default;
+};
+
+// Appends `updates` to `shard` and seals it up to `new_upper`.
+// REQUIRES (checked, an error otherwise): the shard's upper is exactly
+// `expected_upper`, expected_upper < new_upper (or == for a no-op append
+// without updates), and expected_upper <= time < new_upper for every update.
+// An append without updates only advances the upper: that is how an idle
+// table stays readable at "now".
+struct ShardAppend {
+  ShardId shard = 0;
+  std::vector<Update> updates;
+  Timestamp expected_upper = 0;
+  Timestamp new_upper = 0;
+};
+
+// What a listener (storage/shard_listener.hpp) delivers: every update with
+// lower <= time < upper, sorted by (time, row), consolidated per time (no two
+// entries share (time, row); no zero diffs). After it, the shard is sealed up
+// to `upper`: the next batch starts there. `updates` may be empty when only
+// the upper advanced.
+struct ListenBatch {
+  Timestamp lower = 0;
+  Timestamp upper = 0;
+  std::vector<Update> updates;
+};
+
+// A shard's frontiers: reads are exact at since <= t < upper.
+struct ShardFrontiers {
+  Timestamp since = 0;
+  Timestamp upper = 0;
+};
+
+}  // namespace tandem::storage
