@@ -366,12 +366,17 @@ awaitable<Result<ExecResult>> Connection::execute(const PreparedStatement& state
   if (!context_.adapter.may_block(statement)) {
     co_return context_.adapter.execute(*session_, statement, params, token);
   }
-  // Off the I/O thread while it may wait; back on it to answer.
-  auto io_executor = co_await asio::this_coro::executor;
-  co_await asio::post(context_.blocking_pool, use_awaitable);
-  Result<ExecResult> result = context_.adapter.execute(*session_, statement, params, token);
-  co_await asio::post(io_executor, use_awaitable);
-  co_return result;
+  // Off the I/O thread while it may wait; the coroutine resumes on its own
+  // I/O thread to answer.
+  std::optional<Result<ExecResult>> result;
+  co_await asio::co_spawn(
+      context_.blocking_pool,
+      [&]() -> awaitable<void> {
+        result.emplace(context_.adapter.execute(*session_, statement, params, token));
+        co_return;
+      },
+      use_awaitable);
+  co_return std::move(*result);
 }
 
 awaitable<void> Connection::on_query(std::string_view sql) {

@@ -11,7 +11,9 @@
 // ...`) and the 1-based character position of the offending token in the
 // text that was passed in. Statements recognised by their leading keywords
 // but not supported are not errors: they parse to Unsupported{what}.
-// Input nested deeper than a few hundred levels is rejected with 54000.
+// Input nested so deeply that parsing would use more than 1 MB of stack is
+// rejected with 54000 ("statement is too deeply nested"); call the parser on
+// a thread with at least 2 MB of stack (std::thread's default is 8 MB).
 //
 // Positions: every SourcePos in the returned AST is a byte offset into the
 // `sql` argument (for parse_statements: the whole multi-statement string).

@@ -11,8 +11,11 @@
 namespace tandem::sql {
 namespace {
 
-// Deep enough for any real query, shallow enough for an 8 MB thread stack.
-constexpr int kMaxDepth = 400;
+// Stack the parser may use below its entry point before it rejects the
+// input as too deeply nested (PostgreSQL's max_stack_depth defaults to 2 MB).
+// Measured in bytes rather than levels because frame sizes differ between
+// Debug, Release and sanitizer builds.
+constexpr uintptr_t kStackBudget = 1024 * 1024;
 
 // Option names that are two words (Materialize's WITH (...) lists).
 constexpr const char* kTwoWordOptions[][2] = {
@@ -73,7 +76,10 @@ Status Parser::error_here() const { return error_at(peek()); }
 Status Parser::expect_end() const { return at_end() ? Status::ok() : error_here(); }
 
 Status Parser::enter() {
-  if (++depth_ > kMaxDepth) {
+  auto frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  uintptr_t used = frame < stack_base_ ? stack_base_ - frame : frame - stack_base_;
+  ++depth_;
+  if (used > kStackBudget) {
     --depth_;
     return Status::error(sqlstate::kProgramLimitExceeded, "statement is too deeply nested")
         .with_position(char_position(text_, peek().offset));

@@ -18,6 +18,7 @@
 // joins vs subqueries) save and restore the cursor.
 // Threading: a Parser is used by one thread for one statement.
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -40,7 +41,8 @@ enum : int {
 class Parser {
  public:
   Parser(std::string_view text, const std::vector<Token>& tokens, size_t begin, size_t end)
-      : text_(text), toks_(tokens), pos_(begin), end_(end) {}
+      : text_(text), toks_(tokens), pos_(begin), end_(end),
+        stack_base_(reinterpret_cast<uintptr_t>(__builtin_frame_address(0))) {}
 
   // ---- parser_core.cpp: cursor and shared pieces ----
   const Token& peek(size_t k = 0) const {
@@ -72,7 +74,9 @@ class Parser {
   Status error_here() const;
   Status error_at(const Token& t) const;
   Status expect_end() const;
-  // Guards recursion depth (deeply nested input must not overflow the stack).
+  // Guards recursion (deeply nested input must not overflow the stack):
+  // fails with 54000 once the parser has used more than a fixed stack
+  // budget (parser_core.cpp) below the frame that constructed it.
   Status enter();
   void leave() { --depth_; }
 
@@ -170,6 +174,7 @@ class Parser {
   size_t pos_;
   size_t end_;
   int depth_ = 0;
+  uintptr_t stack_base_;
 };
 
 // RAII for Parser::enter/leave.

@@ -322,6 +322,8 @@ Result<Expr> Parser::parse_array(SourcePos pos) {
   }
   // ARRAY[...] with nested bare [...] sub-arrays.
   auto parse_elements = [&](auto& self, SourcePos at) -> Result<Expr> {
+    DepthGuard guard(this);
+    TANDEM_RETURN_IF_ERROR(guard.status());
     TANDEM_RETURN_IF_ERROR(expect_op("["));
     ArrayExpr arr;
     if (!peek_op("]")) {

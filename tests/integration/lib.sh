@@ -12,10 +12,10 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+export PGHOST=127.0.0.1 PGPORT=$PORT PGUSER=materialize PGDATABASE=materialize
 for _ in $(seq 1 300); do
   if pg_isready -q -h 127.0.0.1 -p $PORT; then break; fi
   sleep 0.05
 done
 pg_isready -q -h 127.0.0.1 -p $PORT || { cat "$WORK/log"; echo "tandemd did not start"; exit 1; }
-export PGHOST=127.0.0.1 PGPORT=$PORT PGUSER=materialize PGDATABASE=materialize
 fail() { echo "FAIL: $*"; cat "$WORK/log" | tail -30; exit 1; }

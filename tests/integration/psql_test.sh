@@ -2,7 +2,7 @@
 # with SQLSTATEs, a transaction block, \gset variables, and ON_ERROR_STOP.
 source "$(dirname "$0")/lib.sh"
 
-out=$(psql -X -v ON_ERROR_STOP=1 -At <<'SQL'
+out=$(psql -X -q -v ON_ERROR_STOP=1 -At <<'SQL'
 SELECT 1 + 1;
 SELECT 'a' || 'b', 2.5::numeric * 2, NULL IS NULL;
 SET application_name = 'psql-test';

@@ -1,0 +1,55 @@
+#include "compute/dataflow/arrange_op.hpp"
+
+#include "compute/arrangement/cursor.hpp"
+
+namespace tandem::compute {
+
+void append_batch_updates(const BatchPtr& batch, std::vector<Update>* out) {
+  if (batch->is_empty()) return;
+  BatchCursor cursor(batch);
+  for (; cursor.key_valid(); cursor.step_key()) {
+    const Row key{std::string(cursor.key())};
+    for (; cursor.val_valid(); cursor.step_val()) {
+      const std::string_view val = cursor.val();
+      cursor.for_each_time([&](Timestamp t, Diff d) { out->push_back(Update{key, Row(std::string(val)), t, d}); });
+    }
+  }
+}
+
+ArrangeOp::ArrangeOp(bool arrange_errors, bool emit_output)
+    : Operator("Arrange", 1), oks_(std::make_shared<Trace>()), emit_output_(emit_output) {
+  if (arrange_errors) errs_ = std::make_shared<Trace>();
+}
+
+void ArrangeOp::step() {
+  InputPort& in = inputs_[0];
+  for (const Update& u : in.pending.oks) oks_batcher_.push(u.key.bytes(), u.val.bytes(), u.time, u.diff);
+  in.pending.oks.clear();
+  if (errs_) {
+    for (const Update& u : in.pending.errs) errs_batcher_.push(u.val.bytes(), {}, u.time, u.diff);
+    in.pending.errs.clear();
+  } else {
+    forward_errors();
+  }
+  if (in.frontier <= oks_->upper()) return;
+  BatchPtr oks = oks_batcher_.seal(in.frontier, oks_->since());
+  BatchPtr errs;
+  if (errs_) {
+    errs = errs_batcher_.seal(in.frontier, errs_->since());
+    errs_->insert(errs);
+  }
+  oks_->insert(oks);
+  if (emit_output_) append_batch_updates(oks, &out_.oks);
+  for (std::size_t i = 0; i < feeds_.size();) {
+    if (auto feed = feeds_[i].lock()) {
+      feed->oks.push_back(oks);
+      if (errs) feed->errs.push_back(errs);
+      ++i;
+    } else {
+      feeds_.erase(feeds_.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+  advance_frontier(in.frontier);
+}
+
+}  // namespace tandem::compute

@@ -1,0 +1,52 @@
+#include "compute/dataflow/dataflow.hpp"
+
+#include <cassert>
+
+namespace tandem::compute {
+
+std::size_t Dataflow::find(const Operator* op) const {
+  for (std::size_t i = 0; i < operators_.size(); ++i)
+    if (operators_[i].get() == op) return i;
+  assert(false && "input operator not in this dataflow");
+  return 0;
+}
+
+namespace {
+
+void append(std::vector<Update>& to, std::vector<Update>& from, bool move) {
+  if (move && to.empty()) {
+    to.swap(from);
+    return;
+  }
+  to.reserve(to.size() + from.size());
+  if (move) {
+    for (Update& u : from) to.push_back(std::move(u));
+  } else {
+    to.insert(to.end(), from.begin(), from.end());
+  }
+}
+
+}  // namespace
+
+bool Dataflow::step() {
+  bool moved = false;
+  for (std::size_t i = 0; i < operators_.size(); ++i) {
+    Operator& op = *operators_[i];
+    op.step();
+    Stream& out = op.output();
+    moved |= !out.empty();
+    const auto& consumers = consumers_[i];
+    for (std::size_t c = 0; c < consumers.size(); ++c) {
+      InputPort& port = operators_[consumers[c].op]->input(consumers[c].port);
+      const bool last = c + 1 == consumers.size();
+      append(port.pending.oks, out.oks, last);
+      append(port.pending.errs, out.errs, last);
+      port.frontier = std::max(port.frontier, op.frontier());
+    }
+    out.oks.clear();
+    out.errs.clear();
+  }
+  return moved;
+}
+
+}  // namespace tandem::compute

@@ -1,0 +1,290 @@
+#include "compute/dataflow/group_logic.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "common/eval.hpp"
+#include "compute/dataflow/error_row.hpp"
+
+namespace tandem::compute {
+namespace {
+
+Status negative_multiplicity() {
+  return Status::error(sqlstate::kInternalError, "invalid data in dataflow: negative multiplicity in group input");
+}
+
+bool has_negative(const GroupContents& group) {
+  for (const auto& [val, diff] : group)
+    if (diff < 0) return true;
+  return false;
+}
+
+// One aggregate over one group.
+class AggregateState {
+ public:
+  explicit AggregateState(const AggregateExpr& agg) : agg_(agg) {}
+
+  // Feeds a non-NULL value `mult` (> 0) times.
+  Status add(const Datum& v, Diff mult) {
+    any_ = true;
+    switch (agg_.func) {
+      case AggregateFunc::kCountAll:
+      case AggregateFunc::kCount:
+        count_ += mult;
+        return Status::ok();
+      case AggregateFunc::kSumInt:
+      case AggregateFunc::kSumInt8: {
+        i128 term;
+        if (__builtin_mul_overflow(static_cast<i128>(v.as_integer()), static_cast<i128>(mult), &term) ||
+            __builtin_add_overflow(isum_, term, &isum_))
+          return numeric_overflow();
+        return Status::ok();
+      }
+      case AggregateFunc::kSumNumeric: {
+        Numeric term = v.as_numeric();
+        if (mult != 1) {
+          auto m = term.mul(Numeric::from_int(mult));
+          if (!m.ok()) return m.status();
+          term = *m;
+        }
+        auto s = nsum_.add(term);
+        if (!s.ok()) return s.status();
+        nsum_ = *s;
+        return Status::ok();
+      }
+      case AggregateFunc::kSumFloat:
+        fsum_ += (v.kind() == DatumKind::kFloat32 ? v.as_float32() : v.as_float64()) * static_cast<double>(mult);
+        return Status::ok();
+      case AggregateFunc::kMin:
+        if (!has_best_ || compare_datums(v, best_) < 0) best_ = v, has_best_ = true;
+        return Status::ok();
+      case AggregateFunc::kMax:
+        if (!has_best_ || compare_datums(v, best_) > 0) best_ = v, has_best_ = true;
+        return Status::ok();
+      case AggregateFunc::kStringAgg:
+        for (Diff i = 0; i < mult; ++i) strings_.emplace_back(v.as_string());
+        return Status::ok();
+    }
+    return Status::ok();
+  }
+
+  // The aggregate's value, packed; `separator` is the string_agg separator.
+  Status finish(RowPacker& packer, const std::optional<std::string>& separator) {
+    switch (agg_.func) {
+      case AggregateFunc::kCountAll:
+      case AggregateFunc::kCount:
+        packer.push(Datum::from_int64(count_));
+        return Status::ok();
+      case AggregateFunc::kSumInt:
+        if (!any_) return packer.push_null(), Status::ok();
+        if (isum_ > INT64_MAX || isum_ < INT64_MIN)
+          return Status::error(sqlstate::kNumericValueOutOfRange, "bigint out of range");
+        packer.push(Datum::from_int64(static_cast<int64_t>(isum_)));
+        return Status::ok();
+      case AggregateFunc::kSumInt8: {
+        if (!any_) return packer.push_null(), Status::ok();
+        const i128 limit = static_cast<i128>(10'000'000'000'000'000'000ULL) * static_cast<i128>(10'000'000'000'000'000'000ULL);
+        if (isum_ >= limit || isum_ <= -limit) return numeric_overflow();
+        packer.push(Datum::from_numeric(Numeric::from_parts(isum_, 0)));
+        return Status::ok();
+      }
+      case AggregateFunc::kSumNumeric:
+        if (!any_) return packer.push_null(), Status::ok();
+        packer.push(Datum::from_numeric(nsum_));
+        return Status::ok();
+      case AggregateFunc::kSumFloat:
+        if (!any_) return packer.push_null(), Status::ok();
+        packer.push(Datum::from_float64(fsum_));
+        return Status::ok();
+      case AggregateFunc::kMin:
+      case AggregateFunc::kMax:
+        packer.push(has_best_ ? best_ : Datum::null());
+        return Status::ok();
+      case AggregateFunc::kStringAgg: {
+        if (!any_) return packer.push_null(), Status::ok();
+        std::sort(strings_.begin(), strings_.end());
+        std::string joined;
+        for (std::size_t i = 0; i < strings_.size(); ++i) {
+          if (i > 0 && separator) joined += *separator;
+          joined += strings_[i];
+        }
+        packer.push(Datum::from_string(joined));
+        return Status::ok();
+      }
+    }
+    return Status::ok();
+  }
+
+ private:
+  const AggregateExpr& agg_;
+  bool any_ = false;
+  int64_t count_ = 0;
+  i128 isum_ = 0;
+  Numeric nsum_ = Numeric::from_int(0);
+  double fsum_ = 0;
+  Datum best_;
+  bool has_best_ = false;
+  std::vector<std::string> strings_;
+};
+
+class ReduceLogic final : public GroupLogic {
+ public:
+  explicit ReduceLogic(std::vector<AggregateExpr> aggregates) : aggregates_(std::move(aggregates)) {}
+
+  void apply(RowRef key, const GroupContents& group, GroupResult* out) override {
+    if (has_negative(group)) {
+      out->errs.emplace_back(error_row(negative_multiplicity()), 1);
+      return;
+    }
+    Row row(std::string(key.bytes()));
+    RowPacker packer(&row);
+    for (const AggregateExpr& agg : aggregates_) {
+      Status status = aggregate(agg, group, packer);
+      if (!status.is_ok()) {
+        out->errs.emplace_back(error_row(status), 1);
+        return;
+      }
+    }
+    out->oks.emplace_back(std::move(row), 1);
+  }
+
+ private:
+  Status aggregate(const AggregateExpr& agg, const GroupContents& group, RowPacker& packer) {
+    AggregateState state(agg);
+    std::optional<std::string> separator;
+    std::set<std::string> distinct;  // packed values, for DISTINCT
+    bool first = true;
+    // Values may borrow from both arenas until finish(): clear per group only.
+    arena_.clear();
+    ctx_.arena.clear();
+    for (const auto& [val, mult] : group) {
+      unpack_into(RowRef(val), &datums_, &arena_);
+      if (agg.func == AggregateFunc::kCountAll) {
+        TANDEM_RETURN_IF_ERROR(state.add(Datum::from_bool(true), mult));
+        continue;
+      }
+      if (first && agg.separator) {
+        auto sep = eval(*agg.separator, datums_, ctx_);
+        if (!sep.ok()) return sep.status();
+        if (!sep->is_null()) separator = std::string(sep->as_string());
+      }
+      first = false;
+      auto value = eval(agg.expr, datums_, ctx_);
+      if (!value.ok()) return value.status();
+      if (value->is_null()) continue;
+      if (agg.distinct) {
+        Row packed;
+        RowPacker p(&packed);
+        p.set_normalize_numeric(true);
+        p.push(*value);
+        distinct.insert(std::string(packed.bytes()));
+        continue;
+      }
+      TANDEM_RETURN_IF_ERROR(state.add(*value, mult));
+    }
+    if (agg.distinct) {
+      RowArena arena;
+      for (const std::string& packed : distinct)
+        TANDEM_RETURN_IF_ERROR(state.add(unpack_one(RowRef(packed), &arena), 1));
+      return state.finish(packer, separator);
+    }
+    return state.finish(packer, separator);
+  }
+
+  std::vector<AggregateExpr> aggregates_;
+  EvalContext ctx_;
+  RowArena arena_;
+  std::vector<Datum> datums_;
+};
+
+class DistinctLogic final : public GroupLogic {
+ public:
+  void apply(RowRef key, const GroupContents& group, GroupResult* out) override {
+    if (has_negative(group)) {
+      out->errs.emplace_back(error_row(negative_multiplicity()), 1);
+      return;
+    }
+    out->oks.emplace_back(Row(std::string(key.bytes())), 1);
+  }
+};
+
+class ThresholdLogic final : public GroupLogic {
+ public:
+  void apply(RowRef key, const GroupContents& group, GroupResult* out) override {
+    Diff total = 0;
+    for (const auto& [val, mult] : group) total += mult;
+    if (total > 0) out->oks.emplace_back(Row(std::string(key.bytes())), total);
+  }
+};
+
+class TopKLogic final : public GroupLogic {
+ public:
+  TopKLogic(std::vector<ColumnOrder> order, std::optional<std::int64_t> limit, std::int64_t offset)
+      : order_(std::move(order)), limit_(limit), offset_(offset) {}
+
+  void apply(RowRef, const GroupContents& group, GroupResult* out) override {
+    if (has_negative(group)) {
+      out->errs.emplace_back(error_row(negative_multiplicity()), 1);
+      return;
+    }
+    arena_.clear();
+    rows_.resize(group.size());
+    index_.resize(group.size());
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      unpack_into(RowRef(group[i].first), &rows_[i], &arena_);
+      index_[i] = i;
+    }
+    std::sort(index_.begin(), index_.end(), [&](std::size_t a, std::size_t b) {
+      const int c = compare(rows_[a], rows_[b]);
+      if (c != 0) return c < 0;
+      return group[a].first < group[b].first;
+    });
+    std::int64_t position = 0;
+    const std::int64_t end = limit_ ? offset_ + *limit_ : INT64_MAX;
+    for (const std::size_t i : index_) {
+      const std::int64_t lo = std::max(position, offset_);
+      const std::int64_t hi = std::min(position + group[i].second, end);
+      if (hi > lo) out->oks.emplace_back(Row(std::string(group[i].first)), hi - lo);
+      position += group[i].second;
+      if (position >= end) break;
+    }
+  }
+
+ private:
+  int compare(const std::vector<Datum>& a, const std::vector<Datum>& b) const {
+    for (const ColumnOrder& o : order_) {
+      const Datum& x = a[o.column];
+      const Datum& y = b[o.column];
+      if (x.is_null() || y.is_null()) {
+        if (x.is_null() && y.is_null()) continue;
+        return (x.is_null() == o.nulls_last) ? 1 : -1;
+      }
+      int c = compare_datums(x, y);
+      if (o.desc) c = -c;
+      if (c != 0) return c;
+    }
+    return 0;
+  }
+
+  std::vector<ColumnOrder> order_;
+  std::optional<std::int64_t> limit_;
+  std::int64_t offset_;
+  RowArena arena_;
+  std::vector<std::vector<Datum>> rows_;
+  std::vector<std::size_t> index_;
+};
+
+}  // namespace
+
+std::unique_ptr<GroupLogic> make_reduce_logic(std::vector<AggregateExpr> aggregates) {
+  return std::make_unique<ReduceLogic>(std::move(aggregates));
+}
+std::unique_ptr<GroupLogic> make_distinct_logic() { return std::make_unique<DistinctLogic>(); }
+std::unique_ptr<GroupLogic> make_threshold_logic() { return std::make_unique<ThresholdLogic>(); }
+std::unique_ptr<GroupLogic> make_topk_logic(std::vector<ColumnOrder> order, std::optional<std::int64_t> limit,
+                                            std::int64_t offset) {
+  return std::make_unique<TopKLogic>(std::move(order), limit, offset);
+}
+
+}  // namespace tandem::compute

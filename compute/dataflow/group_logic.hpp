@@ -1,0 +1,58 @@
+// GroupLogic: what a group-wise operator (Reduce, Distinct, Threshold, TopK)
+// computes from one group's contents at one time, from scratch.
+//
+// The incremental machinery (compute/dataflow/group_op.hpp) decides which
+// groups changed at which times and diffs successive results; a GroupLogic
+// only maps contents to output. Keeping it a pure function of the group is
+// what makes reduce's output exact: the operator recomputes an affected group
+// and emits the difference from what it emitted before.
+//
+// Group contents: the arrangement's vals under one key with their nonzero
+// accumulated multiplicities, in ascending byte order. Layouts:
+//   Reduce:    key = group key values, val = input row;
+//              output row = key ++ one column per aggregate.
+//   Distinct, Threshold: key = the row, val = empty; output row = key.
+//   TopK:      key = group key columns, val = input row; output = val rows.
+// A negative accumulated multiplicity where only positive ones make sense
+// (everything but Threshold) yields an error row instead of output.
+// Threading: a logic instance is used by one thread (scratch state).
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/row.hpp"
+#include "common/timestamp.hpp"
+#include "compute/plan/aggregate.hpp"
+#include "compute/plan/lir.hpp"
+
+namespace tandem::compute {
+
+using GroupContents = std::vector<std::pair<std::string_view, Diff>>;
+
+struct GroupResult {
+  std::vector<std::pair<Row, Diff>> oks;
+  std::vector<std::pair<Row, Diff>> errs;
+  void clear() {
+    oks.clear();
+    errs.clear();
+  }
+};
+
+class GroupLogic {
+ public:
+  virtual ~GroupLogic() = default;
+  // Appends the output for the group to *out (which the caller cleared).
+  // REQUIRES: `group` is non-empty.
+  virtual void apply(RowRef key, const GroupContents& group, GroupResult* out) = 0;
+};
+
+std::unique_ptr<GroupLogic> make_reduce_logic(std::vector<AggregateExpr> aggregates);
+std::unique_ptr<GroupLogic> make_distinct_logic();
+std::unique_ptr<GroupLogic> make_threshold_logic();
+std::unique_ptr<GroupLogic> make_topk_logic(std::vector<ColumnOrder> order, std::optional<std::int64_t> limit,
+                                            std::int64_t offset);
+
+}  // namespace tandem::compute

@@ -1,0 +1,46 @@
+// JoinOp: incremental binary equi-join of two arrangements (differential's
+// join_core, specialised to totally ordered time).
+//
+// Both inputs are ArrangeOps keyed by the join key; their output streams are
+// the per-time deltas dA and dB, and their traces the accumulated
+// collections. The join advances its frontier from j0 to j1 = the least of
+// the two input frontiers and emits, for all pairs of updates with a
+// matching key,
+//     dA ⋈ B(t < j1)  +  A(t < j0) ⋈ dB
+// where dA, dB are the updates with j0 <= t < j1 and each output pair has
+// time max(ta, tb) and diff da * db. Every pair of updates with both times
+// < j1 and at least one >= j0 is counted exactly once, so the output is the
+// exact change of A ⋈ B over [j0, j1).
+// Holds: the join holds both traces at j0 - 1 (times below may be advanced
+// to it but stay distinguishable from j0). Reading the trace filters out
+// times >= j1 that a faster input already sealed.
+// Output row: lhs row ++ rhs row. Errors of both inputs pass through.
+// Threading: per worker.
+#pragma once
+
+#include "compute/arrangement/trace_handle.hpp"
+#include "compute/dataflow/arrange_op.hpp"
+
+namespace tandem::compute {
+
+class JoinOp final : public Operator {
+ public:
+  JoinOp(ArrangeOp* lhs, ArrangeOp* rhs);
+  void step() override;
+
+ private:
+  // Joins sorted `delta` against `trace` (times < bound). `delta_is_lhs`
+  // says which side delta is, for the output column order.
+  void join_delta(std::vector<Update>& delta, Trace& trace, Timestamp bound, bool delta_is_lhs);
+
+  ArrangeOp* lhs_;
+  ArrangeOp* rhs_;
+  TraceHandle lhs_hold_;
+  TraceHandle rhs_hold_;
+  Timestamp done_ = kMinTimestamp;  // j0
+};
+
+// Removes and returns the updates of `pending` with time < bound, sorted by key.
+std::vector<Update> take_before(std::vector<Update>& pending, Timestamp bound);
+
+}  // namespace tandem::compute

@@ -1,0 +1,159 @@
+#include "compute/dataflow/render.hpp"
+
+#include <map>
+
+#include "compute/dataflow/group_op.hpp"
+#include "compute/dataflow/join_op.hpp"
+#include "compute/dataflow/stateless_ops.hpp"
+
+namespace tandem::compute {
+namespace {
+
+class Renderer {
+ public:
+  Renderer(const DataflowDescription& desc, const RenderContext& ctx)
+      : desc_(desc), ctx_(ctx), df_(std::make_unique<Dataflow>(desc.debug_name)) {
+    bounds_.as_of = desc.as_of;
+    bounds_.until = desc.until;
+  }
+
+  Result<RenderedDataflow> run() {
+    for (const BuildDesc& build : desc_.objects_to_build) {
+      auto op = node(build.plan);
+      if (!op.ok()) return op.status();
+      objects_[build.id] = *op;
+    }
+    RenderedDataflow out;
+    for (const IndexExport& exp : desc_.index_exports) {
+      auto it = objects_.find(exp.on_id);
+      if (it == objects_.end())
+        return Status::error(sqlstate::kInternalError, "index export on an object the dataflow does not build");
+      ArrangeOp* arranged = arrange(it->second, exp.key, /*skip_null_keys=*/false, /*export=*/true);
+      out.exports.push_back(RenderedExport{exp.index_id, arranged});
+    }
+    out.dataflow = std::move(df_);
+    return out;
+  }
+
+ private:
+  template <typename Op, typename... Args>
+  Op* add(const std::vector<Operator*>& inputs, Args&&... args) {
+    return df_->add(std::make_unique<Op>(std::forward<Args>(args)...), inputs);
+  }
+
+  ArrangeOp* arrange(Operator* input, std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys,
+                     bool is_export) {
+    Operator* keyed = add<KeyByOp>({input}, std::move(key), skip_null_keys);
+    auto channel = ctx_.channel(channels_++);
+    add<ExchangeSendOp>({keyed}, channel, ctx_.worker);
+    Operator* received = add<ExchangeRecvOp>({}, channel, ctx_.worker);
+    return add<ArrangeOp>({received}, /*arrange_errors=*/is_export, /*emit_output=*/!is_export);
+  }
+
+  static std::vector<ScalarExpr> column_key(const std::vector<std::size_t>& columns) {
+    std::vector<ScalarExpr> key;
+    for (const std::size_t c : columns) key.push_back(ScalarExpr::column(c, ColumnType{}));
+    return key;
+  }
+
+  Result<Operator*> get(const Get& g) {
+    switch (g.kind) {
+      case Get::Kind::kObject: {
+        auto it = objects_.find(g.id);
+        if (it == objects_.end()) return Status::error(sqlstate::kInternalError, "Get of an object not built yet");
+        return it->second;
+      }
+      case Get::Kind::kSource: {
+        if (auto it = sources_.find(g.id); it != sources_.end()) return it->second;
+        auto feed = ctx_.source(g.id);
+        if (!feed) return Status::error(sqlstate::kUndefinedTable, "unknown source " + std::to_string(g.id));
+        return sources_[g.id] = add<SourceOp>({}, std::move(feed), bounds_);
+      }
+      case Get::Kind::kIndex: {
+        if (auto it = imports_.find(g.id); it != imports_.end()) return it->second;
+        ArrangeOp* exporter = ctx_.index(g.id);
+        if (exporter == nullptr)
+          return Status::error(sqlstate::kUndefinedTable, "unknown index " + std::to_string(g.id));
+        return imports_[g.id] = add<ImportOp>({}, exporter, bounds_);
+      }
+    }
+    return Status::error(sqlstate::kInternalError, "bad Get");
+  }
+
+  Result<Operator*> node(const PlanNode& plan) {
+    return std::visit([&](const auto& n) { return visit(n); }, plan.node);
+  }
+
+  Result<Operator*> visit(const Get& n) { return get(n); }
+  Result<Operator*> visit(const Constant& n) {
+    return static_cast<Operator*>(add<ConstantOp>({}, n, desc_.as_of, ctx_.worker == 0));
+  }
+  Result<Operator*> visit(const Mfp& n) {
+    TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
+    return static_cast<Operator*>(add<MfpOp>({in}, n.mfp));
+  }
+  Result<Operator*> visit(const ArrangeBy& n) {
+    TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
+    return static_cast<Operator*>(arrange(in, n.key, false, false));
+  }
+  Result<Operator*> visit(const Join& n) {
+    TANDEM_ASSIGN_OR_RETURN(Operator * lhs, node(*n.lhs));
+    TANDEM_ASSIGN_OR_RETURN(Operator * rhs, node(*n.rhs));
+    ArrangeOp* a = arrange(lhs, n.lhs_key, true, false);
+    ArrangeOp* b = arrange(rhs, n.rhs_key, true, false);
+    return static_cast<Operator*>(add<JoinOp>({a, b}, a, b));
+  }
+  Result<Operator*> visit(const Reduce& n) {
+    TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
+    ArrangeOp* a = arrange(in, n.group_key, false, false);
+    return static_cast<Operator*>(add<GroupOp>({a}, "Reduce", a, make_reduce_logic(n.aggregates)));
+  }
+  Result<Operator*> visit(const Distinct& n) {
+    TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
+    ArrangeOp* a = arrange(in, std::nullopt, false, false);
+    return static_cast<Operator*>(add<GroupOp>({a}, "Distinct", a, make_distinct_logic()));
+  }
+  Result<Operator*> visit(const Threshold& n) {
+    TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
+    ArrangeOp* a = arrange(in, std::nullopt, false, false);
+    return static_cast<Operator*>(add<GroupOp>({a}, "Threshold", a, make_threshold_logic()));
+  }
+  Result<Operator*> visit(const TopK& n) {
+    TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
+    ArrangeOp* a = arrange(in, column_key(n.group_key), false, false);
+    return static_cast<Operator*>(add<GroupOp>({a}, "TopK", a, make_topk_logic(n.order, n.limit, n.offset)));
+  }
+  Result<Operator*> visit(const Union& n) {
+    std::vector<Operator*> ins;
+    for (const PlanNode& p : n.inputs) {
+      TANDEM_ASSIGN_OR_RETURN(Operator * in, node(p));
+      ins.push_back(in);
+    }
+    return static_cast<Operator*>(add<UnionOp>(ins, ins.size()));
+  }
+  Result<Operator*> visit(const Negate& n) {
+    TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
+    return static_cast<Operator*>(add<NegateOp>({in}));
+  }
+  Result<Operator*> visit(const FlatMap& n) {
+    TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
+    return static_cast<Operator*>(add<FlatMapOp>({in}, n.func, n.args));
+  }
+
+  const DataflowDescription& desc_;
+  const RenderContext& ctx_;
+  std::unique_ptr<Dataflow> df_;
+  TimeBounds bounds_;
+  std::size_t channels_ = 0;
+  std::map<GlobalId, Operator*> objects_;
+  std::map<GlobalId, Operator*> sources_;
+  std::map<GlobalId, Operator*> imports_;
+};
+
+}  // namespace
+
+Result<RenderedDataflow> render(const DataflowDescription& desc, const RenderContext& ctx) {
+  return Renderer(desc, ctx).run();
+}
+
+}  // namespace tandem::compute

@@ -1,0 +1,43 @@
+#include "compute/dataflow/source_op.hpp"
+
+namespace tandem::compute {
+
+void SourceOp::step() {
+  const Timestamp frontier = feed_->drain(&scratch_);
+  for (Update& u : scratch_)
+    if (bounds_.admit(u)) out_.oks.push_back(std::move(u));
+  scratch_.clear();
+  advance_frontier(bounds_.frontier(frontier));
+}
+
+ImportOp::ImportOp(ArrangeOp* exporter, TimeBounds bounds)
+    : Operator("Import", 0),
+      trace_(exporter->shared_trace()),
+      feed_(std::make_shared<ArrangementFeed>()),
+      bounds_(bounds) {
+  for (const BatchPtr& b : trace_->spine().batches()) emit(b, false);
+  if (const auto& errs = exporter->shared_errs_trace())
+    for (const BatchPtr& b : errs->spine().batches()) emit(b, true);
+  exporter->subscribe(feed_);
+}
+
+void ImportOp::emit(const BatchPtr& batch, bool errors) {
+  scratch_.clear();
+  append_batch_updates(batch, &scratch_);
+  for (Update& u : scratch_) {
+    if (!bounds_.admit(u)) continue;
+    // Exported oks are (key, row); exported errors are (error row, empty).
+    Row row = errors ? std::move(u.key) : std::move(u.val);
+    (errors ? out_.errs : out_.oks).push_back(Update{{}, std::move(row), u.time, u.diff});
+  }
+}
+
+void ImportOp::step() {
+  for (const BatchPtr& b : feed_->oks) emit(b, false);
+  for (const BatchPtr& b : feed_->errs) emit(b, true);
+  feed_->oks.clear();
+  feed_->errs.clear();
+  advance_frontier(bounds_.frontier(trace_->upper()));
+}
+
+}  // namespace tandem::compute

@@ -1,0 +1,92 @@
+// Operators that bring collections into a dataflow.
+//
+//  SourceFeed   the mailbox between whatever feeds a source (storage's
+//               listen; tests' InputHandle) and one worker's SourceOp:
+//               updates plus the source's frontier (no update with time <
+//               frontier will follow). Any thread may push; the owning
+//               worker drains. The pusher wakes the worker afterwards.
+//  SourceOp     drains a SourceFeed, reading the source as of the dataflow's
+//               as_of (earlier times are read at as_of) and dropping times
+//               at or after `until`. Its frontier is max(feed frontier,
+//               as_of): nothing it emits is earlier than as_of.
+//  ImportOp     reads an index exported by another dataflow on the same
+//               worker: the exporter's batches at creation, then every batch
+//               it seals (an ArrangementFeed), as unkeyed rows (the export's
+//               vals) and errors, with the same as_of/until treatment. Its
+//               frontier follows the exporter's upper.
+// Threading: SourceFeed is shared (mutex held only to move vectors); the ops
+// belong to one worker.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "compute/dataflow/arrange_op.hpp"
+#include "compute/dataflow/operator.hpp"
+
+namespace tandem::compute {
+
+class SourceFeed {
+ public:
+  void push(std::vector<Update>&& updates, Timestamp frontier) {
+    std::lock_guard lock(mutex_);
+    for (Update& u : updates) updates_.push_back(std::move(u));
+    frontier_ = std::max(frontier_, frontier);
+  }
+  Timestamp drain(std::vector<Update>* out) {
+    std::lock_guard lock(mutex_);
+    for (Update& u : updates_) out->push_back(std::move(u));
+    updates_.clear();
+    return frontier_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<Update> updates_;
+  Timestamp frontier_ = kMinTimestamp;
+};
+
+// as_of/until treatment shared by the source operators.
+struct TimeBounds {
+  Timestamp as_of = kMinTimestamp;
+  std::optional<Timestamp> until;
+  // Adjusts u.time; false if the update is dropped.
+  bool admit(Update& u) const {
+    u.time = std::max(u.time, as_of);
+    return !until || u.time < *until;
+  }
+  Timestamp frontier(Timestamp input) const {
+    const Timestamp f = std::max(input, as_of);
+    return until && f >= *until ? kMaxTimestamp : f;
+  }
+};
+
+class SourceOp final : public Operator {
+ public:
+  SourceOp(std::shared_ptr<SourceFeed> feed, TimeBounds bounds)
+      : Operator("Source", 0), feed_(std::move(feed)), bounds_(bounds) {}
+  void step() override;
+
+ private:
+  std::shared_ptr<SourceFeed> feed_;
+  TimeBounds bounds_;
+  std::vector<Update> scratch_;
+};
+
+class ImportOp final : public Operator {
+ public:
+  // REQUIRES: the exporter's since <= bounds.as_of.
+  ImportOp(ArrangeOp* exporter, TimeBounds bounds);
+  void step() override;
+
+ private:
+  void emit(const BatchPtr& batch, bool errors);
+
+  std::shared_ptr<Trace> trace_;
+  std::shared_ptr<ArrangementFeed> feed_;
+  TimeBounds bounds_;
+  std::vector<Update> scratch_;
+};
+
+}  // namespace tandem::compute

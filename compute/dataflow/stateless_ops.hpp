@@ -1,0 +1,98 @@
+// Row-at-a-time operators. Each processes every pending update at once
+// (nothing is held back), so its frontier is its least input frontier.
+//
+//  ConstantOp   emits fixed rows (or one error) at `time` on worker 0 only,
+//               then closes (frontier = max).
+//  MfpOp        fused map/filter/project; an evaluation error becomes an
+//               error update with the input's time and diff, so it retracts
+//               with the row that raised it.
+//  UnionOp      concatenation of any number of inputs.
+//  NegateOp     negates data diffs; errors pass unchanged (an error in
+//               either branch of EXCEPT is an error of the result).
+//  FlatMapOp    a table function per row (compute/plan/table_func.hpp).
+//  KeyByOp      evaluates arrangement key expressions: the output is keyed
+//               (key = packed key values with numerics normalized, val =
+//               the row), ready for an exchange and an arrangement. With
+//               `key` unset the whole row is the key and val is empty
+//               (Distinct, Threshold). `skip_null_keys` drops rows whose
+//               key has a NULL (equi-join semantics).
+// Threading: per worker.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "common/eval_context.hpp"
+#include "common/status.hpp"
+#include "compute/dataflow/mfp_eval.hpp"
+#include "compute/dataflow/operator.hpp"
+#include "compute/plan/lir.hpp"
+
+namespace tandem::compute {
+
+class ConstantOp final : public Operator {
+ public:
+  ConstantOp(Constant constant, Timestamp time, bool emit)
+      : Operator("Constant", 0), constant_(std::move(constant)), time_(time), emit_(emit) {}
+  void step() override;
+
+ private:
+  Constant constant_;
+  Timestamp time_;
+  bool emit_;
+  bool done_ = false;
+};
+
+class MfpOp final : public Operator {
+ public:
+  explicit MfpOp(MapFilterProject mfp) : Operator("Mfp", 1), eval_(std::move(mfp)) {}
+  void step() override;
+
+ private:
+  MfpEvaluator eval_;
+  EvalContext ctx_;
+};
+
+class UnionOp final : public Operator {
+ public:
+  explicit UnionOp(std::size_t inputs) : Operator("Union", inputs) {}
+  void step() override;
+};
+
+class NegateOp final : public Operator {
+ public:
+  NegateOp() : Operator("Negate", 1) {}
+  void step() override;
+};
+
+class FlatMapOp final : public Operator {
+ public:
+  FlatMapOp(TableFunc func, std::vector<ScalarExpr> args)
+      : Operator("FlatMap", 1), func_(func), args_(std::move(args)) {}
+  void step() override;
+
+ private:
+  Status expand(const Update& u, std::vector<Datum>& row);
+  TableFunc func_;
+  std::vector<ScalarExpr> args_;
+  EvalContext ctx_;
+  RowArena arena_;
+  std::vector<Datum> datums_;
+  std::vector<Update> produced_;
+};
+
+class KeyByOp final : public Operator {
+ public:
+  KeyByOp(std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys)
+      : Operator("KeyBy", 1), key_(std::move(key)), skip_null_keys_(skip_null_keys) {}
+  void step() override;
+
+ private:
+  std::optional<std::vector<ScalarExpr>> key_;
+  bool skip_null_keys_;
+  EvalContext ctx_;
+  RowArena arena_;
+  std::vector<Datum> datums_;
+};
+
+}  // namespace tandem::compute

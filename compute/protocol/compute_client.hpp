@@ -1,0 +1,32 @@
+// ComputeClient: the compute controller interface (DESIGN §3). The
+// coordinator talks to a compute runtime only through it, as if compute
+// were another process: commands in, responses out, nothing shared.
+//
+// Threading: send() and the receive calls may be called from any thread
+// (typically the coordinator's). Responses arrive in the order compute
+// produced them. set_response_waker installs a callback run (on a compute
+// thread, after the response is queued) whenever a response is queued, so
+// an event loop can schedule a drain instead of blocking; it must not call
+// back into the client.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <optional>
+
+#include "compute/protocol/command.hpp"
+#include "compute/protocol/response.hpp"
+
+namespace tandem::compute {
+
+class ComputeClient {
+ public:
+  virtual ~ComputeClient() = default;
+  virtual void send(ComputeCommand command) = 0;
+  virtual std::optional<ComputeResponse> try_recv() = 0;
+  // Waits up to `timeout` for a response.
+  virtual std::optional<ComputeResponse> recv(std::chrono::milliseconds timeout) = 0;
+  virtual void set_response_waker(std::function<void()> waker) = 0;
+};
+
+}  // namespace tandem::compute

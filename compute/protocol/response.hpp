@@ -1,0 +1,37 @@
+// ComputeResponse: what compute tells the coordinator.
+//
+//  PeekResponse   exactly one per Peek: the rows (with multiplicities,
+//                 unordered), an error (evaluation error in the index's
+//                 error collection at the peek's time, a read below since,
+//                 an unknown or dropped index), or Canceled.
+//  FrontierUpper  an index export's upper advanced (the least over workers):
+//                 every time < upper is sealed and peekable.
+// Threading: plain values.
+#pragma once
+
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "common/row.hpp"
+#include "common/status.hpp"
+#include "compute/protocol/command.hpp"
+
+namespace tandem::compute {
+
+struct PeekResponse {
+  enum class Kind : std::uint8_t { kRows, kError, kCanceled };
+  PeekId uuid = 0;
+  Kind kind = Kind::kRows;
+  std::vector<std::pair<Row, Diff>> rows;
+  Status error;
+};
+
+struct FrontierUpper {
+  GlobalId id = 0;
+  Timestamp upper = kMinTimestamp;
+};
+
+using ComputeResponse = std::variant<PeekResponse, FrontierUpper>;
+
+}  // namespace tandem::compute

@@ -1,0 +1,54 @@
+#include "compute/runtime/input_handle.hpp"
+
+#include <cassert>
+
+namespace tandem::compute {
+
+void InputHandle::send(Row row, Timestamp time, Diff diff) {
+  std::lock_guard lock(mutex_);
+  assert(time >= frontier_);
+  buffered_.push_back(Update{{}, std::move(row), time, diff});
+}
+
+Timestamp InputHandle::frontier() const {
+  std::lock_guard lock(mutex_);
+  return frontier_;
+}
+
+void InputHandle::advance_to(Timestamp frontier) {
+  {
+    std::lock_guard lock(mutex_);
+    assert(frontier >= frontier_);
+    frontier_ = std::max(frontier_, frontier);
+    std::vector<Update> released;
+    std::vector<Update> kept;
+    for (Update& u : buffered_) (u.time < frontier_ ? released : kept).push_back(std::move(u));
+    buffered_ = std::move(kept);
+    std::vector<std::vector<Update>> parts(workers_);
+    for (const Update& u : released) parts[worker_of(u)].push_back(u);
+    for (auto& subscription : subscribers_) {
+      for (std::size_t w = 0; w < workers_; ++w) {
+        if (auto feed = subscription[w].lock()) feed->push(std::vector<Update>(parts[w]), frontier_);
+      }
+    }
+    for (Update& u : released) history_.push_back(std::move(u));
+  }
+  for (std::size_t w = 0; w < workers_; ++w) waker_(w);
+}
+
+std::vector<std::shared_ptr<SourceFeed>> InputHandle::subscribe() {
+  std::lock_guard lock(mutex_);
+  std::vector<std::vector<Update>> parts(workers_);
+  for (const Update& u : history_) parts[worker_of(u)].push_back(u);
+  std::vector<std::shared_ptr<SourceFeed>> feeds;
+  std::vector<std::weak_ptr<SourceFeed>> weak;
+  for (std::size_t w = 0; w < workers_; ++w) {
+    feeds.push_back(std::make_shared<SourceFeed>());
+    feeds.back()->push(std::move(parts[w]), frontier_);
+    weak.push_back(feeds.back());
+  }
+  subscribers_.push_back(std::move(weak));
+  return feeds;
+}
+
+}  // namespace tandem::compute

@@ -1,0 +1,52 @@
+// InputHandle: a source collection fed from outside the runtime (tests and,
+// until storage's listen plugs in here, tables).
+//
+// send() buffers updates; advance_to(f) promises no update with time < f
+// will follow, releases the buffered updates to every subscribed dataflow
+// and wakes the workers. Updates are spread over the N workers by row hash
+// (any spread is correct: every stateful operator exchanges by key).
+// A dataflow subscribing later first receives the whole history (the log
+// stands in for a storage snapshot; a real source replays from its shard).
+//
+// Threading: any thread may call send/advance_to (one feeder at a time);
+// subscribe is called by workers while rendering. A mutex guards the log and
+// the subscriber list and is held only to copy/move vectors.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "common/row.hpp"
+#include "compute/dataflow/source_op.hpp"
+
+namespace tandem::compute {
+
+class InputHandle {
+ public:
+  using Waker = std::function<void(std::size_t worker)>;
+  InputHandle(std::size_t workers, Waker waker) : workers_(workers), waker_(std::move(waker)) {}
+
+  // REQUIRES time >= frontier().
+  void send(Row row, Timestamp time, Diff diff);
+  // REQUIRES frontier >= frontier(). Publishes and wakes workers.
+  void advance_to(Timestamp frontier);
+  Timestamp frontier() const;
+
+  // One feed per worker, primed with the history released so far.
+  std::vector<std::shared_ptr<SourceFeed>> subscribe();
+
+ private:
+  std::size_t worker_of(const Update& u) const { return hash_row(u.val) % workers_; }
+
+  const std::size_t workers_;
+  Waker waker_;
+  mutable std::mutex mutex_;
+  std::vector<Update> buffered_;
+  std::vector<Update> history_;
+  Timestamp frontier_ = kMinTimestamp;
+  std::vector<std::vector<std::weak_ptr<SourceFeed>>> subscribers_;  // per subscription, per worker
+};
+
+}  // namespace tandem::compute

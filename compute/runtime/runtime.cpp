@@ -1,0 +1,58 @@
+#include "compute/runtime/runtime.hpp"
+
+#include <string>
+
+namespace tandem::compute {
+
+Runtime::Runtime(RuntimeOptions options)
+    : peeks_(std::max<std::size_t>(1, options.workers), &responses_),
+      frontiers_(std::max<std::size_t>(1, options.workers), &responses_) {
+  const std::size_t n = std::max<std::size_t>(1, options.workers);
+  for (std::size_t i = 0; i < n; ++i) workers_.push_back(std::make_unique<Worker>(i, &peeks_, &frontiers_));
+  for (auto& w : workers_) w->start();
+}
+
+Runtime::~Runtime() {
+  for (auto& w : workers_) w->shutdown();
+}
+
+std::shared_ptr<InputHandle> Runtime::create_input(GlobalId id) {
+  std::lock_guard lock(mutex_);
+  auto input = std::make_shared<InputHandle>(workers_.size(), [this](std::size_t w) { wake(w); });
+  inputs_[id] = input;
+  return input;
+}
+
+void Runtime::send(ComputeCommand command) {
+  std::lock_guard lock(mutex_);
+  std::shared_ptr<DataflowShared> shared;
+  if (auto* create = std::get_if<CreateDataflow>(&command)) {
+    shared = std::make_shared<DataflowShared>(
+        workers_.size(), [this](std::size_t w) { wake(w); },
+        [this](GlobalId id) -> std::shared_ptr<InputHandle> {
+          // Called by workers while rendering, without mutex_ (send does not wait for them).
+          std::lock_guard inner(mutex_);
+          auto it = inputs_.find(id);
+          return it == inputs_.end() ? nullptr : it->second;
+        });
+    std::vector<GlobalId> ids;
+    for (const IndexExport& e : create->desc.index_exports) ids.push_back(e.index_id);
+    for (const GlobalId id : ids) dataflow_of_export_[id] = ids;
+  } else if (auto* peek = std::get_if<Peek>(&command)) {
+    peeks_.begin(peek->uuid);
+    if (dataflow_of_export_.count(peek->target) == 0) {
+      peeks_.fail(peek->uuid, Status::error(sqlstate::kUndefinedObject,
+                                            "index " + std::to_string(peek->target) + " does not exist"));
+      return;
+    }
+  } else if (auto* drop = std::get_if<DropDataflow>(&command)) {
+    auto it = dataflow_of_export_.find(drop->export_id);
+    if (it == dataflow_of_export_.end()) return;
+    const std::vector<GlobalId> ids = it->second;
+    for (const GlobalId id : ids) dataflow_of_export_.erase(id);
+  }
+  for (std::size_t i = 0; i + 1 < workers_.size(); ++i) workers_[i]->enqueue(WorkerCommand{command, shared});
+  workers_.back()->enqueue(WorkerCommand{std::move(command), shared});
+}
+
+}  // namespace tandem::compute

@@ -1,0 +1,61 @@
+// Runtime: the in-process maintenance runtime, N worker threads behind the
+// ComputeClient interface (compute/protocol/compute_client.hpp).
+//
+// send() broadcasts each command to every worker in one global order (a
+// mutex serialises senders), so all workers build the same dataflows in the
+// same order and see peeks after the dataflows they read. A Peek is
+// registered with the PeekTracker before it is broadcast; a Peek of an index
+// the runtime never created is answered at once with an error.
+// Inputs: create_input(id) makes a source collection that dataflows import
+// by id (Get kSource); feed it through the returned InputHandle. This is the
+// seam where storage's listen will plug in.
+// Threading: all public methods may be called from any thread. The
+// destructor stops and joins the workers.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <vector>
+
+#include "compute/protocol/compute_client.hpp"
+#include "compute/runtime/input_handle.hpp"
+#include "compute/runtime/peek_tracker.hpp"
+#include "compute/runtime/response_queue.hpp"
+#include "compute/runtime/worker.hpp"
+
+namespace tandem::compute {
+
+struct RuntimeOptions {
+  std::size_t workers = 1;
+};
+
+class Runtime final : public ComputeClient {
+ public:
+  explicit Runtime(RuntimeOptions options = {});
+  ~Runtime() override;
+
+  void send(ComputeCommand command) override;
+  std::optional<ComputeResponse> try_recv() override { return responses_.try_pop(); }
+  std::optional<ComputeResponse> recv(std::chrono::milliseconds timeout) override { return responses_.pop(timeout); }
+  void set_response_waker(std::function<void()> waker) override { responses_.set_waker(std::move(waker)); }
+
+  // REQUIRES: no input or index with this id exists yet.
+  std::shared_ptr<InputHandle> create_input(GlobalId id);
+  std::size_t workers() const { return workers_.size(); }
+
+ private:
+  void wake(std::size_t worker) { workers_[worker]->wake(); }
+
+  ResponseQueue responses_;
+  PeekTracker peeks_;
+  FrontierTracker frontiers_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+
+  std::mutex mutex_;  // serialises send() and guards the registries below
+  std::map<GlobalId, std::shared_ptr<InputHandle>> inputs_;
+  std::map<GlobalId, std::vector<GlobalId>> dataflow_of_export_;  // export -> all exports of its dataflow
+};
+
+}  // namespace tandem::compute
