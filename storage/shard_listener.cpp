@@ -13,8 +13,16 @@ ShardListener::ShardListener(ShardStore& store, ShardId shard, uint64_t incarnat
                              Timestamp as_of)
     : store_(store), shard_(shard), incarnation_(incarnation), as_of_(as_of) {}
 
+namespace {
+Status store_gone() {
+  return Status::error(sqlstate::kAdminShutdown, "the shard store is shutting down");
+}
+}  // namespace
+
 ShardListener::~ShardListener() {
+  if (orphaned_.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> lock(store_.mutex_);
+  store_.listeners_.erase(this);
   if (detached_) return;
   auto it = store_.shards_.find(shard_);
   if (it == store_.shards_.end() || it->second.incarnation != incarnation_) return;
@@ -24,6 +32,7 @@ ShardListener::~ShardListener() {
 }
 
 Timestamp ShardListener::as_of() const {
+  if (orphaned_.load(std::memory_order_acquire)) return as_of_;
   std::lock_guard<std::mutex> lock(store_.mutex_);
   return as_of_;
 }
@@ -34,12 +43,14 @@ void ShardListener::notify_locked() {
 }
 
 void ShardListener::cancel() {
+  if (orphaned_.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> lock(store_.mutex_);
   cancelled_ = true;
   notify_locked();
 }
 
 void ShardListener::set_wakeup(std::function<void()> hook) {
+  if (orphaned_.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> lock(store_.mutex_);
   wakeup_ = std::move(hook);
   // Data (or an error) may already be waiting: a hook installed late must
@@ -70,7 +81,18 @@ Result<std::optional<ListenBatch>> ShardListener::try_next() {
 
 Result<std::optional<ListenBatch>> ShardListener::next_impl(Wait wait,
                                                            Clock::time_point deadline) {
+  if (orphaned_.load(std::memory_order_acquire)) return store_gone();
   std::unique_lock<std::mutex> lock(store_.mutex_);
+  // Counted so that the store's destructor waits for this call to leave.
+  ++store_.listener_calls_;
+  struct Leave {
+    std::unique_lock<std::mutex>& lock;
+    ShardStore& store;
+    ~Leave() {
+      if (!lock.owns_lock()) lock.lock();
+      if (--store.listener_calls_ == 0 && store.stopping_) store.listener_calls_cv_.notify_all();
+    }
+  } leave{lock, store_};
   auto live = [&]() -> const ShardStore::ShardState* {
     const ShardStore::ShardState* state = store_.live_shard(shard_);
     return state != nullptr && state->incarnation == incarnation_ ? state : nullptr;
@@ -92,9 +114,7 @@ Result<std::optional<ListenBatch>> ShardListener::next_impl(Wait wait,
       break;
   }
   if (cancelled_) return Status::error(sqlstate::kQueryCanceled, "listen canceled");
-  if (store_.stopping_) {
-    return Status::error(sqlstate::kAdminShutdown, "the shard store is shutting down");
-  }
+  if (store_.stopping_) return store_gone();
   const ShardStore::ShardState* state = live();
   if (detached_ || state == nullptr) {
     return Status::error(sqlstate::kUndefinedObject,

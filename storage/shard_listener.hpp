@@ -19,9 +19,13 @@
 // calls try_next() when woken.
 //
 // Threading: next()/try_next()/set_wakeup() are called by one consumer
-// thread at a time; cancel() from any thread. The listener must not outlive
-// its ShardStore.
+// thread at a time; cancel() from any thread. A next() blocked while the
+// store is destroyed returns 57P01 (the store's destructor waits for it).
+// After the store is gone the listener is inert: its calls return 57P01 and
+// its destructor does nothing; but no call may *start* concurrently with the
+// store's destruction.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -84,6 +88,9 @@ class ShardListener {
   Timestamp as_of_;
   bool cancelled_ = false;
   bool detached_ = false;  // the shard was dropped or the store shut down
+  // Set (under the store mutex) by the store's destructor; read without it,
+  // since once set the store may be gone.
+  std::atomic<bool> orphaned_{false};
   std::condition_variable cv_;
   std::function<void()> wakeup_;
 };

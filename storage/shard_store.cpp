@@ -107,13 +107,13 @@ ShardStore::~ShardStore() {
   }
   queue_cv_.notify_all();
   committer_.join();
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (auto& [id, state] : shards_) {
-    for (ShardListener* listener : state.listeners) {
-      listener->detached_ = true;
-      listener->notify_locked();
-    }
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (ShardListener* listener : listeners_) {
+    listener->detached_ = true;
+    listener->orphaned_.store(true, std::memory_order_release);
+    listener->notify_locked();
   }
+  listener_calls_cv_.wait(lock, [&] { return listener_calls_ == 0; });
 }
 
 // ---- metadata and reads ----------------------------------------------------
@@ -203,6 +203,7 @@ Result<std::unique_ptr<ShardListener>> ShardStore::listen(ShardId shard, Timesta
   std::unique_ptr<ShardListener> listener(
       new ShardListener(*this, shard, state->incarnation, as_of));
   state->listeners.insert(listener.get());
+  listeners_.insert(listener.get());
   return listener;
 }
 

@@ -41,8 +41,9 @@
 //
 // Threading: every public method is thread-safe. append(), create_shard(),
 // drop_shard(), advance_uppers() block until their group is durable;
-// append_async() does not. The store must outlive every ShardListener it
-// made, and must be destroyed before its DurableStore is closed.
+// append_async() does not. The store must be destroyed before its
+// DurableStore is closed. Listeners should be destroyed first; one that
+// outlives the store becomes inert (see storage/shard_listener.hpp).
 //
 // Errors (SQLSTATE):
 //   42704 undefined_object     the shard does not exist (or is being dropped)
@@ -184,6 +185,9 @@ class ShardStore {
 
   mutable std::mutex mutex_;
   std::map<ShardId, ShardState> shards_;
+  // Every live listener, including those of dropped shards (they are
+  // orphaned when the store is destroyed).
+  std::set<ShardListener*> listeners_;
   uint64_t next_incarnation_ = 1;
   bool stopping_ = false;
 
@@ -197,6 +201,10 @@ class ShardStore {
   std::condition_variable compaction_idle_cv_;  // wait_for_compaction
 
   ShardStoreStats stats_;
+  // Listener calls inside next_impl; the destructor waits for them to leave
+  // before the mutex they sleep on goes away.
+  int listener_calls_ = 0;
+  std::condition_variable listener_calls_cv_;
 
   std::thread committer_;
   std::thread compactor_;

@@ -1,0 +1,189 @@
+// Runtime behaviour through the compute controller interface: peeks park
+// until the frontier passes, reads below since fail, cancel and drop answer
+// parked peeks, exactly one response per peek, index imports, late
+// dataflows, and multi-worker runs ([concurrency], run under TSan in CI).
+#include <catch2/catch.hpp>
+
+#include <thread>
+
+#include "compute/testing/harness.hpp"
+
+namespace tandem::compute {
+namespace {
+
+using testing::col;
+using testing::Harness;
+using testing::source;
+
+Row row2(int a, int b) { return Row::pack(std::vector<Datum>{Datum::from_int32(a), Datum::from_int32(b)}); }
+
+// Drains responses for a while, returning the peek responses seen.
+std::vector<PeekResponse> drain(Runtime& rt, std::chrono::milliseconds wait) {
+  std::vector<PeekResponse> out;
+  while (auto r = rt.recv(wait)) {
+    if (auto* p = std::get_if<PeekResponse>(&*r)) out.push_back(std::move(*p));
+  }
+  return out;
+}
+
+TEST_CASE("peek parks until the index frontier passes its time", "[runtime]") {
+  for (const std::size_t workers : {1, 2}) {
+    Harness h(workers, {1});
+    h.install(source(1), 7);
+    h.update(1, row2(1, 2), 5, 1);
+    const PeekId id = h.send_peek(7, 5, 2);
+    h.advance_all(5);  // time 5 not sealed yet
+    CHECK(drain(h.runtime(), std::chrono::milliseconds(50)).empty());
+    h.advance_all(6);
+    const PeekResponse r = h.wait_peek(id);
+    REQUIRE(r.kind == PeekResponse::Kind::kRows);
+    REQUIRE(r.rows.size() == 1);
+    CHECK(r.rows[0].first == row2(1, 2));
+  }
+}
+
+TEST_CASE("frontier reports advance per export", "[runtime]") {
+  Harness h(2, {1});
+  h.install(source(1), 7);
+  h.advance_all(3);
+  Timestamp seen = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (seen < 3 && std::chrono::steady_clock::now() < deadline) {
+    if (auto r = h.runtime().recv(std::chrono::milliseconds(100))) {
+      if (auto* f = std::get_if<FrontierUpper>(&*r)) {
+        CHECK(f->id == 7);
+        CHECK(f->upper > seen);
+        seen = f->upper;
+      }
+    }
+  }
+  CHECK(seen == 3);
+}
+
+TEST_CASE("a peek below since is an error", "[runtime]") {
+  Harness h(2, {1});
+  h.install(source(1), 7);
+  h.update(1, row2(1, 1), 1, 1);
+  h.advance_all(10);
+  h.runtime().send(AllowCompaction{7, 8});
+  const PeekResponse r = h.peek(7, 4, 2);
+  REQUIRE(r.kind == PeekResponse::Kind::kError);
+  CHECK(r.error.message() == "Arrangement compaction frontier (8) is beyond the time of the attempted read (4)");
+  const PeekResponse ok = h.peek(7, 8, 2);
+  CHECK(ok.kind == PeekResponse::Kind::kRows);
+}
+
+TEST_CASE("a parked peek holds its time against compaction", "[runtime]") {
+  Harness h(1, {1});
+  h.install(source(1), 7);
+  h.update(1, row2(1, 1), 2, 1);
+  h.update(1, row2(1, 1), 4, -1);
+  const PeekId id = h.send_peek(7, 3, 2);  // parked: upper is 0
+  h.runtime().send(AllowCompaction{7, 100});
+  h.advance_all(50);
+  const PeekResponse r = h.wait_peek(id);
+  REQUIRE(r.kind == PeekResponse::Kind::kRows);
+  REQUIRE(r.rows.size() == 1);  // as of 3 the row exists, although since moved to 100
+}
+
+TEST_CASE("cancel answers a parked peek exactly once", "[runtime]") {
+  Harness h(2, {1});
+  h.install(source(1), 7);
+  const PeekId parked = h.send_peek(7, 10, 2);
+  h.runtime().send(CancelPeek{parked});
+  CHECK(h.wait_peek(parked).kind == PeekResponse::Kind::kCanceled);
+  // Canceling an answered peek produces nothing more.
+  h.advance_all(20);
+  const PeekId done = h.send_peek(7, 10, 2);
+  CHECK(h.wait_peek(done).kind == PeekResponse::Kind::kRows);
+  h.runtime().send(CancelPeek{done});
+  CHECK(drain(h.runtime(), std::chrono::milliseconds(50)).empty());
+}
+
+TEST_CASE("unknown and dropped indexes answer peeks with errors", "[runtime]") {
+  Harness h(2, {1});
+  CHECK(h.peek(99, 0, 2).kind == PeekResponse::Kind::kError);
+  h.install(source(1), 7);
+  const PeekId parked = h.send_peek(7, 10, 2);
+  h.runtime().send(DropDataflow{7});
+  const PeekResponse r = h.wait_peek(parked);
+  CHECK(r.kind == PeekResponse::Kind::kError);
+  CHECK(h.peek(7, 0, 2).kind == PeekResponse::Kind::kError);
+}
+
+TEST_CASE("literal-key peeks and peek MFPs", "[runtime]") {
+  Harness h(2, {1});
+  h.install(source(1), 7);
+  for (int a = 0; a < 10; ++a) h.update(1, row2(a, a * 10), 1, 1);
+  h.advance_all(2);
+  Peek p{1, 7, 1, std::vector<Row>{Row::pack_one(Datum::from_int32(3)), Row::pack_one(Datum::from_int32(42))},
+         MapFilterProject::identity(2)};
+  p.mfp.projection = {1};
+  h.runtime().send(p);
+  const PeekResponse r = h.wait_peek(1);
+  REQUIRE(r.kind == PeekResponse::Kind::kRows);
+  REQUIRE(r.rows.size() == 1);
+  CHECK(r.rows[0].first == Row::pack_one(Datum::from_int32(30)));
+}
+
+TEST_CASE("a dataflow created late reads the history; index imports", "[runtime]") {
+  for (const std::size_t workers : {1, 2}) {
+    std::mt19937_64 rng(5);
+    Harness h(workers, {1, 2});
+    for (Timestamp t = 1; t < 20; ++t) h.random_update(1, t, rng);
+    h.advance_all(20);
+    h.install(source(1), 7);
+    // A second dataflow importing index 7 and reducing it.
+    DataflowDescription desc;
+    desc.index_imports.push_back(IndexImport{7});
+    AggregateExpr count;
+    count.func = AggregateFunc::kCountAll;
+    PlanNode reduce{Reduce{PlanNode{Get{7, Get::Kind::kIndex}}, {col(0)}, {count}}};
+    desc.objects_to_build.push_back(BuildDesc{500, reduce});
+    desc.index_exports.push_back(IndexExport{8, 500, {col(0)}});
+    h.runtime().send(CreateDataflow{desc});
+    for (Timestamp t = 20; t < 60; ++t) {
+      h.random_update(1, t, rng);
+      h.advance_all(t + 1);
+      testing::RefInputs objects;
+      objects.objects[7] = testing::RefCollection{h.model().sources.at(1), {}};
+      const auto want = testing::reference_eval(reduce, objects);
+      const PeekResponse r = h.peek(8, t, 2);
+      REQUIRE(r.kind == PeekResponse::Kind::kRows);
+      CHECK(testing::to_multiset(r.rows) == want.oks);
+    }
+  }
+}
+
+TEST_CASE("concurrent feeding, peeking and canceling across workers", "[runtime][concurrency]") {
+  Harness h(2, {1, 2});
+  PlanNode join{Join{source(1), source(2), {col(0)}, {col(0)}}};
+  h.install(PlanNode{Reduce{join, {col(1)}, {AggregateExpr{}}}}, 7);
+  std::mt19937_64 rng(9);
+  std::vector<PeekId> peeks;
+  std::thread feeder([&] {
+    std::mt19937_64 frng(3);
+    for (Timestamp t = 1; t <= 200; ++t) {
+      for (int i = 0; i < 5; ++i) {
+        h.update(1, testing::random_row(frng), t, 1);
+        h.update(2, testing::random_row(frng), t, 1);
+      }
+      h.advance_all(t + 1);
+    }
+  });
+  for (Timestamp t = 1; t <= 200; t += 3) {
+    const PeekId id = h.send_peek(7, t, 2);
+    peeks.push_back(id);
+    if (rng() % 4 == 0) h.runtime().send(CancelPeek{id});
+    if (rng() % 8 == 0) h.runtime().send(AllowCompaction{7, t > 20 ? t - 20 : 0});
+  }
+  feeder.join();
+  for (const PeekId id : peeks) {
+    const PeekResponse r = h.wait_peek(id);
+    CHECK(r.kind != PeekResponse::Kind::kError);
+  }
+  CHECK(drain(h.runtime(), std::chrono::milliseconds(50)).empty());
+}
+
+}  // namespace
+}  // namespace tandem::compute

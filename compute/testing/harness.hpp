@@ -1,0 +1,121 @@
+// Test harness for compute tests (*_test.cpp only): a Runtime with N
+// workers, named inputs mirrored by a model multiset, one-call dataflow
+// installation and blocking peeks. Not part of the library.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "compute/runtime/runtime.hpp"
+#include "compute/testing/reference_eval.hpp"
+
+namespace tandem::compute::testing {
+
+inline ColumnType int4_type() { return ColumnType{TypeId::kInt4}; }
+inline ScalarExpr col(std::size_t i) { return ScalarExpr::column(i, int4_type()); }
+inline ScalarExpr lit(int32_t v) { return ScalarExpr::literal(Datum::from_int32(v), int4_type()); }
+inline PlanNode source(GlobalId id) { return PlanNode{Get{id, Get::Kind::kSource}}; }
+
+// Two int4 columns (a, b): a in [0, 4), b in [0, 5) or NULL.
+inline Row random_row(std::mt19937_64& rng) {
+  const int a = static_cast<int>(rng() % 4);
+  const int b = static_cast<int>(rng() % 6);
+  std::vector<Datum> d{Datum::from_int32(a), b == 5 ? Datum::null() : Datum::from_int32(b)};
+  return Row::pack(d);
+}
+
+class Harness {
+ public:
+  Harness(std::size_t workers, const std::vector<GlobalId>& sources) : runtime_(RuntimeOptions{workers}) {
+    for (const GlobalId id : sources) {
+      inputs_[id] = runtime_.create_input(id);
+      model_.sources[id];
+    }
+  }
+
+  // Builds `plan` as object 1000 + index_id and exports it keyed by column 0.
+  void install(const PlanNode& plan, GlobalId index_id, Timestamp as_of = 0) {
+    DataflowDescription desc;
+    desc.debug_name = "test";
+    for (const auto& [id, input] : inputs_) desc.source_imports.push_back(SourceImport{id});
+    desc.objects_to_build.push_back(BuildDesc{1000 + index_id, plan});
+    desc.index_exports.push_back(IndexExport{index_id, 1000 + index_id, {col(0)}});
+    desc.as_of = as_of;
+    runtime_.send(CreateDataflow{std::move(desc)});
+  }
+
+  void update(GlobalId source, const Row& row, Timestamp time, Diff diff) {
+    inputs_.at(source)->send(row, time, diff);
+    Multiset& m = model_.sources[source];
+    const std::string key(row.bytes());
+    if ((m[key] += diff) == 0) m.erase(key);
+  }
+  // A random insert, or a retraction of some present row (sometimes all of it).
+  void random_update(GlobalId source, Timestamp time, std::mt19937_64& rng) {
+    Multiset& m = model_.sources[source];
+    if (!m.empty() && rng() % 3 == 0) {
+      auto it = m.begin();
+      std::advance(it, static_cast<long>(rng() % m.size()));
+      const Diff d = rng() % 2 == 0 ? it->second : 1;
+      update(source, Row(it->first), time, -d);
+    } else {
+      update(source, random_row(rng), time, rng() % 4 == 0 ? 2 : 1);
+    }
+  }
+  void advance_all(Timestamp frontier) {
+    for (auto& [id, input] : inputs_) input->advance_to(frontier);
+  }
+
+  PeekId send_peek(GlobalId index, Timestamp time, std::size_t arity) {
+    const PeekId id = next_peek_++;
+    runtime_.send(Peek{id, index, time, std::nullopt, MapFilterProject::identity(arity)});
+    return id;
+  }
+  // Waits for the response to `id` (other peeks' responses are kept).
+  PeekResponse wait_peek(PeekId id) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    for (;;) {
+      if (auto it = answered_.find(id); it != answered_.end()) {
+        PeekResponse r = std::move(it->second);
+        answered_.erase(it);
+        return r;
+      }
+      REQUIRE(std::chrono::steady_clock::now() < deadline);
+      auto r = runtime_.recv(std::chrono::milliseconds(100));
+      if (!r) continue;
+      if (auto* p = std::get_if<PeekResponse>(&*r)) {
+        REQUIRE(answered_.count(p->uuid) == 0);  // exactly one response per peek
+        answered_[p->uuid] = std::move(*p);
+      }
+    }
+  }
+  PeekResponse peek(GlobalId index, Timestamp time, std::size_t arity) {
+    return wait_peek(send_peek(index, time, arity));
+  }
+
+  Runtime& runtime() { return runtime_; }
+  const RefInputs& model() const { return model_; }
+
+ private:
+  Runtime runtime_;
+  std::map<GlobalId, std::shared_ptr<InputHandle>> inputs_;
+  RefInputs model_;
+  PeekId next_peek_ = 1;
+  std::map<PeekId, PeekResponse> answered_;
+};
+
+inline Multiset to_multiset(const std::vector<std::pair<Row, Diff>>& rows) {
+  Multiset m;
+  for (const auto& [row, d] : rows) {
+    const std::string key(row.bytes());
+    if ((m[key] += d) == 0) m.erase(key);
+  }
+  return m;
+}
+
+}  // namespace tandem::compute::testing
