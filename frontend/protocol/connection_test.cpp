@@ -1,0 +1,204 @@
+// The protocol state machine, in process: a Connection served on a loopback
+// socket by an io_context thread, driven by raw frontend messages. Covers
+// the Ready / Drain-until-Sync / Done transitions without a tandemd process.
+
+#include "frontend/protocol/connection.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include "frontend/adapter/adapter.hpp"
+#include "frontend/pgwire/frontend_encoder.hpp"
+#include "storage/durable_store.hpp"
+
+namespace asio = boost::asio;
+using tandem::frontend::Adapter;
+using tandem::frontend::CancelRegistry;
+using tandem::frontend::Connection;
+using tandem::frontend::ConnectionCounter;
+using tandem::frontend::ServerContext;
+using tandem::frontend::ServerOptions;
+using tandem::pgwire::FrontendWriter;
+
+namespace {
+
+struct Frame {
+  char type;
+  std::string body;
+};
+
+// A server-side Connection on a loopback socket plus a blocking client.
+class Harness {
+ public:
+  Harness()
+      : dir_(std::filesystem::temp_directory_path() / ("tandem-conn-test-" + std::to_string(std::random_device{}()))),
+        store_(std::move(tandem::storage::DurableStore::open({dir_.string(), false})).value()),
+        adapter_(*store_),
+        pool_(2),
+        context_{options_, adapter_, cancels_, pool_, nullptr, counter_, shutting_down_},
+        acceptor_(io_, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)),
+        client_(io_) {
+    client_.connect(acceptor_.local_endpoint());
+    asio::ip::tcp::socket server_side = acceptor_.accept();
+    auto connection = std::make_shared<Connection>(std::move(server_side), context_);
+    asio::co_spawn(io_, [connection]() -> asio::awaitable<void> { co_await connection->run(); }, asio::detached);
+    thread_ = std::thread([this] { io_.run(); });
+  }
+  ~Harness() {
+    boost::system::error_code ec;
+    client_.close(ec);
+    thread_.join();
+    pool_.join();
+    store_->close();
+    std::filesystem::remove_all(dir_);
+  }
+
+  void send(const std::string& bytes) { asio::write(client_, asio::buffer(bytes)); }
+  Frame read() {
+    char header[5];
+    asio::read(client_, asio::buffer(header, 5));
+    uint32_t len = (uint32_t(uint8_t(header[1])) << 24) | (uint32_t(uint8_t(header[2])) << 16) |
+                   (uint32_t(uint8_t(header[3])) << 8) | uint32_t(uint8_t(header[4]));
+    std::string body(len - 4, '\0');
+    asio::read(client_, asio::buffer(body));
+    return Frame{header[0], body};
+  }
+  std::string read_until_ready() {
+    std::string types;
+    for (;;) {
+      Frame f = read();
+      types += f.type;
+      if (f.type == 'Z') {
+        last_status_ = f.body[0];
+        return types;
+      }
+    }
+  }
+  char last_status() const { return last_status_; }
+  std::string startup() {
+    std::string out;
+    FrontendWriter w(out);
+    std::pair<std::string_view, std::string_view> params[] = {{"user", "tester"}, {"application_name", "unit"}};
+    w.startup_message(params);
+    send(out);
+    return read_until_ready();
+  }
+  bool closed_by_server() {
+    char c;
+    boost::system::error_code ec;
+    client_.read_some(asio::buffer(&c, 1), ec);
+    return ec == asio::error::eof || ec == asio::error::connection_reset;
+  }
+
+ private:
+  std::filesystem::path dir_;
+  ServerOptions options_;
+  std::unique_ptr<tandem::storage::DurableStore> store_;
+  Adapter adapter_;
+  CancelRegistry cancels_;
+  asio::thread_pool pool_;
+  ConnectionCounter counter_;
+  std::atomic<bool> shutting_down_{false};
+  ServerContext context_;
+  asio::io_context io_;
+  asio::ip::tcp::acceptor acceptor_;
+  asio::ip::tcp::socket client_;
+  std::thread thread_;
+  char last_status_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("startup reports parameters, a key and ReadyForQuery idle") {
+  Harness h;
+  std::string types = h.startup();
+  CHECK(types.front() == 'R');
+  CHECK(types.find('S') != std::string::npos);
+  CHECK(types.find('K') != std::string::npos);
+  CHECK(h.last_status() == 'I');
+}
+
+TEST_CASE("transaction block status follows BEGIN, errors and ROLLBACK") {
+  Harness h;
+  h.startup();
+  std::string out;
+  FrontendWriter w(out);
+  w.query("BEGIN");
+  h.send(out);
+  CHECK(h.read_until_ready() == "CZ");
+  CHECK(h.last_status() == 'T');
+  out.clear();
+  w.query("SELECT 1/0");
+  h.send(out);
+  CHECK(h.read_until_ready() == "EZ");
+  CHECK(h.last_status() == 'E');
+  out.clear();
+  w.query("SELECT 1");
+  h.send(out);
+  CHECK(h.read_until_ready() == "EZ");  // 25P02 until the block ends
+  out.clear();
+  w.query("COMMIT");
+  h.send(out);
+  CHECK(h.read_until_ready() == "CZ");  // tagged ROLLBACK
+  CHECK(h.last_status() == 'I');
+}
+
+TEST_CASE("an extended-protocol error skips to Sync, then the session goes on") {
+  Harness h;
+  h.startup();
+  std::string out;
+  FrontendWriter w(out);
+  w.parse("bad", "SELEC 1");
+  w.bind("", "bad", {}, {}, {});
+  w.execute("", 0);
+  w.sync();
+  w.parse("good", "SELECT $1::int4 * 2");
+  w.describe('S', "good");
+  std::optional<std::string_view> params[] = {std::string_view("21")};
+  w.bind("", "good", {}, params, {});
+  w.execute("", 0);
+  w.sync();
+  h.send(out);
+  CHECK(h.read_until_ready() == "EZ");
+  CHECK(h.read_until_ready() == "1tT2DCZ");
+}
+
+TEST_CASE("named portals suspend at the row limit and resume") {
+  Harness h;
+  h.startup();
+  std::string out;
+  FrontendWriter w(out);
+  w.parse("s", "VALUES (1), (2), (3), (4), (5)");
+  w.bind("p", "s", {}, {}, {});
+  w.execute("p", 2);
+  w.execute("p", 2);
+  w.execute("p", 2);
+  w.close('P', "p");
+  w.sync();
+  h.send(out);
+  CHECK(h.read_until_ready() == "12DDsDDsDC3Z");
+}
+
+TEST_CASE("Flush answers without ReadyForQuery; Terminate closes") {
+  Harness h;
+  h.startup();
+  std::string out;
+  FrontendWriter w(out);
+  w.parse("", "SELECT 1");
+  w.flush();
+  h.send(out);
+  CHECK(h.read().type == '1');
+  out.clear();
+  w.terminate();
+  h.send(out);
+  CHECK(h.closed_by_server());
+}
