@@ -157,7 +157,7 @@ void point_lookup(benchmark::State& state) {
       benchmark::DoNotOptimize(cursor.val());
     }
   }
-  if (found != state.iterations()) state.SkipWithError("a present key was not found");
+  if (found != static_cast<std::uint64_t>(state.iterations())) state.SkipWithError("a present key was not found");
 }
 void BM_PointLookup_BatchCursor(benchmark::State& state) { point_lookup<BatchCursor>(state); }
 void BM_PointLookup_CursorList(benchmark::State& state) { point_lookup<CursorList>(state); }
@@ -184,7 +184,7 @@ void full_scan(benchmark::State& state) {
     });
     rows += seen;
   }
-  if (rows != state.iterations() * batch->update_count()) state.SkipWithError("scan missed rows");
+  if (rows != static_cast<std::uint64_t>(state.iterations()) * batch->update_count()) state.SkipWithError("scan missed rows");
   state.SetItemsProcessed(static_cast<std::int64_t>(rows));
 }
 void BM_FullScan_BatchCursor(benchmark::State& state) { full_scan<BatchCursor>(state); }

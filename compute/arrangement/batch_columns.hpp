@@ -11,6 +11,10 @@
 //            strictly ascending and no diff is zero (consolidated).
 // Every key has at least one val and every val at least one update. The
 // offsets arrays have count+1 entries and start at 0.
+// An offsets array that is an arithmetic progression (every key or val of
+// the same byte length, every key with one val, every val with one update:
+// the usual shape of an index on fixed-width columns) is stored as its
+// stride alone (see Offsets); readers index it the same way.
 //
 // A BatchColumns is a borrowed view: it is valid only while the PinnedColumns
 // that produced it (and the batch) are alive. Plain data, no synchronisation;
@@ -25,17 +29,25 @@
 
 namespace tandem::compute {
 
+// An offsets array: explicit entries, or (when `entries` is null) entry i
+// is i * stride.
+struct Offsets {
+  const std::uint64_t* entries = nullptr;
+  std::uint64_t stride = 0;
+  std::uint64_t operator[](std::uint64_t i) const { return entries != nullptr ? entries[i] : i * stride; }
+};
+
 struct BatchColumns {
   std::uint64_t key_count = 0;
   std::uint64_t val_count = 0;
   std::uint64_t update_count = 0;
 
-  const std::uint64_t* key_offsets = nullptr;  // key_count + 1
+  Offsets key_offsets;  // key_count + 1
   const char* key_bytes = nullptr;
-  const std::uint64_t* key_vals = nullptr;     // key_count + 1
-  const std::uint64_t* val_offsets = nullptr;  // val_count + 1
+  Offsets key_vals;     // key_count + 1
+  Offsets val_offsets;  // val_count + 1
   const char* val_bytes = nullptr;
-  const std::uint64_t* val_updates = nullptr;  // val_count + 1
+  Offsets val_updates;  // val_count + 1
   const Timestamp* times = nullptr;            // update_count
   const Diff* diffs = nullptr;                 // update_count
 

@@ -21,7 +21,7 @@ std::uint64_t key_prefix(std::string_view key, std::size_t from) {
   return raw;
 }
 
-constexpr std::uint32_t kInlineKeyBytes = 16;
+constexpr std::uint32_t kPrefixBytes = 8;
 
 int compare_bytes(const char* a, std::size_t a_len, const char* b, std::size_t b_len) {
   const int c = std::memcmp(a, b, std::min(a_len, b_len));
@@ -29,16 +29,28 @@ int compare_bytes(const char* a, std::size_t a_len, const char* b, std::size_t b
   return a_len < b_len ? -1 : (a_len > b_len ? 1 : 0);
 }
 
+int compare_lengths(std::uint32_t a, std::uint32_t b) { return a < b ? -1 : (a > b ? 1 : 0); }
+
 // Compares (key, val) of two records; time is compared by the callers.
+// Zero-padded prefixes that are equal while one string fits in them mean the
+// shorter string is a prefix of the longer, so lengths decide without
+// touching the arena. See Record for what p0/p1 hold.
 int compare_key_val(const char* arena, const Batcher::Record& a, const Batcher::Record& b) {
-  if (a.prefix_hi != b.prefix_hi) return a.prefix_hi < b.prefix_hi ? -1 : 1;
-  if (a.prefix_lo != b.prefix_lo) return a.prefix_lo < b.prefix_lo ? -1 : 1;
+  if (a.p0 != b.p0) return a.p0 < b.p0 ? -1 : 1;
   const char* pa = arena + a.offset;
   const char* pb = arena + b.offset;
-  if (a.key_len <= kInlineKeyBytes && b.key_len <= kInlineKeyBytes) {
-    // Equal zero-padded prefixes: the keys differ at most in length
-    // ("a" < "a\0"), which needs no arena access.
-    if (a.key_len != b.key_len) return a.key_len < b.key_len ? -1 : 1;
+  if (a.key_len <= kPrefixBytes || b.key_len <= kPrefixBytes) {
+    if (a.key_len != b.key_len) return compare_lengths(a.key_len, b.key_len);
+    // Equal short keys: p1 is the val prefix.
+    if (a.p1 != b.p1) return a.p1 < b.p1 ? -1 : 1;
+    if (a.val_len <= kPrefixBytes || b.val_len <= kPrefixBytes) return compare_lengths(a.val_len, b.val_len);
+    return compare_bytes(pa + a.key_len + kPrefixBytes, a.val_len - kPrefixBytes,
+                         pb + b.key_len + kPrefixBytes, b.val_len - kPrefixBytes);
+  }
+  // Both keys are longer than 8 bytes: p1 is key bytes [8, 16).
+  if (a.p1 != b.p1) return a.p1 < b.p1 ? -1 : 1;
+  if (a.key_len <= 2 * kPrefixBytes || b.key_len <= 2 * kPrefixBytes) {
+    if (a.key_len != b.key_len) return compare_lengths(a.key_len, b.key_len);
   } else {
     const int c = compare_bytes(pa, a.key_len, pb, b.key_len);
     if (c != 0) return c;
@@ -47,14 +59,66 @@ int compare_key_val(const char* arena, const Batcher::Record& a, const Batcher::
 }
 
 bool same_key(const char* arena, const Batcher::Record& a, const Batcher::Record& b) {
-  return a.prefix_hi == b.prefix_hi && a.prefix_lo == b.prefix_lo && a.key_len == b.key_len &&
-         (a.key_len <= kInlineKeyBytes ||
-          std::memcmp(arena + a.offset, arena + b.offset, a.key_len) == 0);
+  if (a.p0 != b.p0 || a.key_len != b.key_len) return false;
+  if (a.key_len <= kPrefixBytes) return true;
+  return a.p1 == b.p1 &&
+         (a.key_len <= 2 * kPrefixBytes || std::memcmp(arena + a.offset, arena + b.offset, a.key_len) == 0);
 }
 
+// REQUIRES same_key(a, b).
 bool same_val(const char* arena, const Batcher::Record& a, const Batcher::Record& b) {
-  return a.val_len == b.val_len &&
-         std::memcmp(arena + a.offset + a.key_len, arena + b.offset + b.key_len, a.val_len) == 0;
+  if (a.val_len != b.val_len) return false;
+  if (a.key_len <= kPrefixBytes && (a.p1 != b.p1 || a.val_len <= kPrefixBytes)) return a.p1 == b.p1;
+  return std::memcmp(arena + a.offset + a.key_len, arena + b.offset + b.key_len, a.val_len) == 0;
+}
+
+// Sorts records by (key, val, time). A counting sort on the 16 most
+// significant bits of p0 that differ between records splits the input into
+// cache-sized buckets (keys that share leading bytes, like packed integers
+// with their tag byte, still spread out); each bucket is then sorted by the
+// full comparison.
+void sort_records(const char* arena, std::vector<Batcher::Record>::iterator begin,
+                  std::vector<Batcher::Record>::iterator end) {
+  auto less = [arena](const Batcher::Record& a, const Batcher::Record& b) {
+    const int c = compare_key_val(arena, a, b);
+    return c != 0 ? c < 0 : a.time < b.time;
+  };
+  const std::size_t n = static_cast<std::size_t>(end - begin);
+  constexpr std::size_t kRadixMin = 4096;
+  if (n < kRadixMin) {
+    std::sort(begin, end, less);
+    return;
+  }
+  std::uint64_t differing = 0;
+  for (auto it = begin; it != end; ++it) differing |= it->p0 ^ begin->p0;
+  if (differing == 0) {
+    std::sort(begin, end, less);
+    return;
+  }
+  constexpr int kBits = 16;
+  const int top = 63 - std::countl_zero(differing);  // highest differing bit
+  const int shift = std::max(0, top + 1 - kBits);
+  auto bucket = [shift](const Batcher::Record& r) { return static_cast<std::size_t>((r.p0 >> shift) & 0xffff); };
+  std::vector<std::size_t> starts(std::size_t{1} << kBits, 0);
+  for (auto it = begin; it != end; ++it) ++starts[bucket(*it)];
+  std::size_t sum = 0;
+  for (std::size_t& s : starts) {
+    const std::size_t count = s;
+    s = sum;
+    sum += count;
+  }
+  std::vector<Batcher::Record> scratch(n);
+  std::vector<std::size_t> next = starts;
+  for (auto it = begin; it != end; ++it) scratch[next[bucket(*it)]++] = *it;
+  // Buckets are ordered by the bits above `shift`, which agree with p0 order
+  // because all higher bits are equal across records.
+  for (std::size_t b = 0; b < starts.size(); ++b) {
+    const std::size_t lo = starts[b];
+    const std::size_t hi = b + 1 < starts.size() ? starts[b + 1] : n;
+    if (hi - lo > 1) std::sort(scratch.begin() + static_cast<std::ptrdiff_t>(lo),
+                               scratch.begin() + static_cast<std::ptrdiff_t>(hi), less);
+  }
+  std::copy(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(n), begin);
 }
 
 }  // namespace
@@ -65,7 +129,8 @@ void Batcher::push(std::string_view key, std::string_view val, Timestamp time, D
   const std::uint64_t offset = arena_.size();
   arena_.append(key);
   arena_.append(val);
-  records_.push_back(Record{key_prefix(key, 0), key_prefix(key, 8), offset,
+  const std::uint64_t p1 = key.size() <= kPrefixBytes ? key_prefix(val, 0) : key_prefix(key, kPrefixBytes);
+  records_.push_back(Record{key_prefix(key, 0), p1, offset,
                             static_cast<std::uint32_t>(key.size()),
                             static_cast<std::uint32_t>(val.size()), time, diff});
 }
@@ -86,10 +151,7 @@ BatchPtr Batcher::seal(Timestamp upper, Timestamp since) {
   for (auto it = records_.begin(); it != ready_end; ++it) it->time = std::max(it->time, since);
 
   const char* arena = arena_.data();
-  std::sort(records_.begin(), ready_end, [arena](const Record& a, const Record& b) {
-    const int c = compare_key_val(arena, a, b);
-    return c != 0 ? c < 0 : a.time < b.time;
-  });
+  sort_records(arena, records_.begin(), ready_end);
 
   BatchBuilder builder;
   const std::uint64_t ready = ready_end - records_.begin();

@@ -12,9 +12,11 @@
 // before consolidating.
 //
 // Performance: updates are kept as fixed-size index records over one byte
-// arena (no per-update allocation); sorting compares a 16-byte big-endian key
-// prefix as two integers first and touches the arena only on prefix ties
-// (keys longer than 16 bytes sharing them, or equal keys).
+// arena (no per-update allocation). Sorting first buckets records by 16 bits
+// of their key prefix (a counting sort), then sorts each bucket comparing
+// 16 bytes of (key, val) prefix as two integers; it touches the arena only
+// when those tie (keys longer than 16 bytes sharing them, or equal keys of
+// up to 8 bytes whose vals share 8 bytes, or equal longer keys).
 //
 // Threading: single-threaded (owned by the arrange operator's worker).
 #pragma once
@@ -42,12 +44,13 @@ class Batcher {
   Timestamp least_buffered_time() const;
 
   // A buffered update: bytes [offset, offset + key_len) are the key and the
-  // val follows. prefix_hi/prefix_lo are the key's first 16 bytes,
-  // big-endian, zero-padded, so integer order on them agrees with memcmp
-  // order of keys up to that length.
+  // val follows. p0 is the key's bytes [0, 8) and p1 the key's bytes [8, 16)
+  // if the key is longer than 8 bytes, else the val's bytes [0, 8); each
+  // big-endian and zero-padded, so integer order on them agrees with memcmp
+  // order up to that length.
   struct Record {
-    std::uint64_t prefix_hi;
-    std::uint64_t prefix_lo;
+    std::uint64_t p0;
+    std::uint64_t p1;
     std::uint64_t offset;
     std::uint32_t key_len;
     std::uint32_t val_len;

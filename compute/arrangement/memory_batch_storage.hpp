@@ -1,6 +1,10 @@
 // MemoryBatchStorage: batch columns held in ordinary heap vectors.
 //
-// Built once by BatchBuilder, then immutable. Threading: any thread may pin
+// Built once by BatchBuilder, then immutable. On construction an offsets
+// vector that is an arithmetic progression is freed and kept as its stride
+// (batch_columns.hpp), and vectors with much unused capacity (a merge
+// reserves for the sum of its inputs and consolidation may shrink the
+// result) are trimmed, so resident_bytes() is close to the data's size. Threading: any thread may pin
 // and read concurrently once the storage has been published (e.g. through a
 // shared_ptr handed over under a mutex).
 #pragma once

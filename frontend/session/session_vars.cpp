@@ -184,8 +184,9 @@ Result<std::string> SessionVars::get(std::string_view name) const {
   return values_.at(def->name);
 }
 
-Result<bool> SessionVars::set(std::string_view name, std::string_view value) {
-  const VarDefinition* def = find(name);
+// The definition of a variable SET/RESET may change.
+static Result<const VarDefinition*> writable(std::string_view name) {
+  const VarDefinition* def = SessionVars::find(name);
   if (def == nullptr) {
     return Status::error(sqlstate::kUndefinedObject,
                          "unrecognized configuration parameter \"" + std::string(name) + "\"");
@@ -194,6 +195,11 @@ Result<bool> SessionVars::set(std::string_view name, std::string_view value) {
     return Status::error(sqlstate::kCantChangeRuntimeParam,
                          "parameter \"" + std::string(def->name) + "\" cannot be changed");
   }
+  return def;
+}
+
+Result<bool> SessionVars::set(std::string_view name, std::string_view value) {
+  TANDEM_ASSIGN_OR_RETURN(const VarDefinition* def, writable(name));
   TANDEM_ASSIGN_OR_RETURN(std::string normalized, normalize(*def, value));
   values_[def->name] = std::move(normalized);
   refresh_cached(*def);
@@ -201,15 +207,7 @@ Result<bool> SessionVars::set(std::string_view name, std::string_view value) {
 }
 
 Result<bool> SessionVars::reset(std::string_view name) {
-  const VarDefinition* def = find(name);
-  if (def == nullptr) {
-    return Status::error(sqlstate::kUndefinedObject,
-                         "unrecognized configuration parameter \"" + std::string(name) + "\"");
-  }
-  if (def->read_only) {
-    return Status::error(sqlstate::kCantChangeRuntimeParam,
-                         "parameter \"" + std::string(def->name) + "\" cannot be changed");
-  }
+  TANDEM_ASSIGN_OR_RETURN(const VarDefinition* def, writable(name));
   values_[def->name] = defaults_[def->name];
   refresh_cached(*def);
   return def->reported;

@@ -65,6 +65,12 @@ ExprBinder::ExprBinder(const Scope& scope, std::vector<ColumnType>* param_types,
     : scope_(scope), param_types_(param_types), param_base_(param_base) {}
 
 Result<ScalarExpr> ExprBinder::bind(const sql::Expr& expr) {
+  if (hook_) {
+    if (auto taken = hook_(expr, *this)) {
+      if (!taken->ok()) return at(taken->status(), expr);
+      return settle_parameters(std::move(**taken));
+    }
+  }
   auto r = bind_node(expr);
   if (!r.ok()) return at(r.status(), expr);
   return settle_parameters(std::move(*r));
@@ -275,20 +281,48 @@ Result<ScalarExpr> ExprBinder::bind_typed_literal(const sql::TypedLiteral& lit) 
 Result<ScalarExpr> ExprBinder::bind_column(const sql::ColumnRef& ref, const sql::Expr& expr) {
   const std::string& name = ref.names.back();
   std::string table = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] : "";
-  std::optional<size_t> found;
-  for (size_t i = 0; i < scope_.columns.size(); ++i) {
-    const auto& c = scope_.columns[i];
-    if (c.name != name || (!table.empty() && c.table != table)) continue;
-    if (found) {
-      return at(Status::error(sqlstate::kAmbiguousColumn, "column reference \"" + name + "\" is ambiguous"), expr);
+  auto matches = [&](const ScopeColumn& c) {
+    if (c.name != name) return false;
+    if (table.empty()) return !c.qualified_only;
+    return !c.unqualified_only && c.table == table;
+  };
+  size_t max_level = 0;
+  for (const auto& c : scope_.columns) max_level = std::max(max_level, c.level);
+  for (const auto& c : scope_.ungrouped) max_level = std::max(max_level, c.level);
+  for (size_t level = max_level + 1; level-- > 0;) {
+    std::optional<size_t> found;
+    for (size_t i = 0; i < scope_.columns.size(); ++i) {
+      const auto& c = scope_.columns[i];
+      if (c.level != level || !matches(c)) continue;
+      if (found) {
+        std::string full = table.empty() ? name : table + "." + name;
+        return at(Status::error(sqlstate::kAmbiguousColumn, "column reference \"" + full + "\" is ambiguous"), expr);
+      }
+      found = i;
     }
-    found = i;
+    if (found) return ScalarExpr::column(*found, scope_.columns[*found].type);
+    for (const auto& c : scope_.ungrouped) {
+      if (c.level == level && matches(c)) {
+        std::string full = c.table.empty() ? name : c.table + "." + name;
+        return at(Status::error(sqlstate::kGroupingError, "column \"" + full +
+                                                              "\" must appear in the GROUP BY clause or be used in "
+                                                              "an aggregate function"),
+                  expr);
+      }
+    }
   }
-  if (!found) {
-    std::string full = table.empty() ? name : table + "." + name;
-    return at(Status::error(sqlstate::kUndefinedColumn, "column \"" + full + "\" does not exist"), expr);
+  std::string full = table.empty() ? name : table + "." + name;
+  if (!table.empty()) {
+    bool table_known = false;
+    for (const auto& c : scope_.columns) table_known = table_known || c.table == table;
+    for (const auto& c : scope_.ungrouped) table_known = table_known || c.table == table;
+    if (!table_known) {
+      return at(Status::error(sqlstate::kUndefinedTable, "missing FROM-clause entry for table \"" + table + "\""),
+                expr);
+    }
   }
-  return ScalarExpr::column(*found, scope_.columns[*found].type);
+  std::string shown = table.empty() ? "\"" + name + "\"" : full;
+  return at(Status::error(sqlstate::kUndefinedColumn, "column " + shown + " does not exist"), expr);
 }
 
 Result<ScalarExpr> ExprBinder::bind_parameter(const sql::Parameter& p) {

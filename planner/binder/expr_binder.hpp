@@ -15,6 +15,7 @@
 // Errors carry the 1-based position of the offending expression.
 // Threading: one binder per statement; not thread-safe.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,18 +27,36 @@
 
 namespace tandem::planner {
 
+// A column visible to expressions. `level` orders nested query scopes
+// (0 = outermost): a name resolves at the innermost level where it exists,
+// and is ambiguous only within one level (PostgreSQL's rule). A column
+// hidden by JOIN ... USING/NATURAL is reachable only qualified
+// (`qualified_only`); the merged column only unqualified (`unqualified_only`).
 struct ScopeColumn {
   std::string table;  // qualifier ("" for none)
   std::string name;
   ColumnType type;
+  size_t level = 0;
+  bool qualified_only = false;
+  bool unqualified_only = false;
 };
 
+// Scope::columns are laid out as the row expressions are evaluated over.
+// `ungrouped` lists, in a grouped query, the FROM columns that are not
+// group keys: naming one is 42803 (they are not part of the row).
 struct Scope {
   std::vector<ScopeColumn> columns;
+  std::vector<ScopeColumn> ungrouped;
 };
 
 class ExprBinder {
  public:
+  // Consulted before each (sub)expression is bound: returns a bound
+  // expression (or an error) to take the node over, or nullopt to bind it
+  // normally. The query binder uses it for subqueries, aggregates and GROUP
+  // BY expressions; without a hook these are 0A000.
+  using Hook = std::function<std::optional<Result<ScalarExpr>>(const sql::Expr&, ExprBinder&)>;
+
   // `scope` may be empty; `param_types` is read (given types) and extended
   // (inferred ones).
   ExprBinder(const Scope& scope, std::vector<ColumnType>* param_types, size_t param_base);
@@ -51,6 +70,11 @@ class ExprBinder {
   // (FigureColname): a column's name, a function's name, a cast's type name,
   // "case", else "?column?".
   static std::string column_name(const sql::Expr& expr);
+
+  void set_hook(Hook hook) { hook_ = std::move(hook); }
+  const Scope& scope() const { return scope_; }
+  std::vector<ColumnType>* param_types() const { return param_types_; }
+  size_t param_base() const { return param_base_; }
 
   // True if a bound expression may wait (calls pg_sleep).
   static bool may_block(const ScalarExpr& expr);
@@ -82,6 +106,7 @@ class ExprBinder {
   const Scope& scope_;
   std::vector<ColumnType>* param_types_;
   size_t param_base_;
+  Hook hook_;
 };
 
 // "int4" for integer, "numeric", "timestamptz", ...: pg_type.typname.

@@ -1,0 +1,108 @@
+#pragma once
+// Coordinator: the single sequencer of writes and of everything that changes
+// what exists (DESIGN §2, §7). It owns the timestamp oracle, the table
+// shards and the compute controller of the default cluster, and keeps every
+// table's upper moving: after each write and at least once a second, all
+// tables' uppers advance together, so idle tables stay readable at "now".
+//
+// Tables: each table is a durable shard in storage and a source collection
+// in compute. A write takes a timestamp from the oracle, is committed to its
+// shards (group commit: concurrent writes share one fsync), and only then
+// is applied to the oracle's read timestamp, fed to compute, and
+// acknowledged.
+//
+// Threading: one coordinator thread runs an io_context; every method that
+// changes state runs there (post work with executor()). read_ts() is a
+// lock-free read usable from any thread (DESIGN §9: timestamp selection is
+// off the coordinator's path). Completion callbacks of write() run on the
+// coordinator thread.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "common/row.hpp"
+#include "common/status.hpp"
+#include "common/timestamp.hpp"
+#include "compute/plan/global_id.hpp"
+#include "compute/runtime/runtime.hpp"
+#include "storage/shard_store.hpp"
+#include "storage/timestamp_oracle.hpp"
+
+namespace tandem::storage {
+class DurableStore;
+}
+
+namespace tandem::frontend {
+
+struct CoordinatorOptions {
+  size_t compute_workers = 1;
+  std::chrono::milliseconds upper_interval{1000};
+};
+
+// Rows to add (diff +1) or remove (diff -1) from one table.
+struct TableWrite {
+  compute::GlobalId table = 0;
+  std::vector<std::pair<Row, Diff>> updates;
+};
+
+class Coordinator {
+ public:
+  static Result<std::unique_ptr<Coordinator>> open(storage::DurableStore& durable, CoordinatorOptions options = {});
+  ~Coordinator();
+  Coordinator(const Coordinator&) = delete;
+  Coordinator& operator=(const Coordinator&) = delete;
+
+  boost::asio::io_context::executor_type executor() { return io_.get_executor(); }
+
+  // The largest timestamp at which every acknowledged write is visible.
+  Timestamp read_ts() const { return oracle_->read_ts(); }
+
+  // ---- on the coordinator thread ----
+
+  // Creates (or, at boot, reopens) the table's shard and compute input; on
+  // reopen the shard's contents are fed to compute.
+  Status open_table(compute::GlobalId table);
+  // Drops the shard; the compute input stays until its dataflows are gone.
+  Status drop_table(compute::GlobalId table);
+  bool has_table(compute::GlobalId table) const { return tables_.count(table) != 0; }
+  // The consolidated contents at `as_of` (REQUIRES as_of < the table's upper).
+  Result<std::vector<std::pair<std::string, Diff>>> snapshot(compute::GlobalId table, Timestamp as_of);
+  // Commits the writes at one new timestamp; `done` gets it (or the error).
+  void write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done);
+
+  compute::Runtime& compute() { return *compute_; }
+  storage::ShardStore& shards() { return *shards_; }
+
+ private:
+  Coordinator(CoordinatorOptions options) : options_(options) {}
+  void schedule_upper_tick();
+  // Moves every table's upper (and compute frontier) to `upper`.
+  void advance_all(Timestamp upper);
+
+  struct Table {
+    std::shared_ptr<compute::InputHandle> input;
+  };
+
+  CoordinatorOptions options_;
+  std::unique_ptr<storage::ShardStore> shards_;
+  std::unique_ptr<storage::TimestampOracle> oracle_;
+  std::unique_ptr<compute::Runtime> compute_;
+  std::map<compute::GlobalId, Table> tables_;
+  // The upper every table has been advanced to (all move together).
+  Timestamp upper_ = 0;
+  // Writes in flight keep later uppers from overtaking them.
+  size_t writes_in_flight_ = 0;
+
+  boost::asio::io_context io_;
+  std::unique_ptr<boost::asio::steady_timer> ticker_;
+  std::thread thread_;
+  bool stopping_ = false;
+};
+
+}  // namespace tandem::frontend

@@ -1,0 +1,127 @@
+#include "frontend/coord/coordinator.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <boost/asio/post.hpp>
+
+#include <filesystem>
+#include <future>
+#include <random>
+
+#include "storage/durable_store.hpp"
+
+namespace asio = boost::asio;
+using tandem::Diff;
+using tandem::Result;
+using tandem::Row;
+using tandem::Timestamp;
+using tandem::frontend::Coordinator;
+using tandem::frontend::CoordinatorOptions;
+using tandem::frontend::TableWrite;
+
+namespace {
+
+std::string temp_dir() {
+  return (std::filesystem::temp_directory_path() / ("tandem-coord-test-" + std::to_string(std::random_device{}())))
+      .string();
+}
+
+// Runs fn on the coordinator thread and waits for its result.
+template <class F>
+auto on_coordinator(Coordinator& c, F fn) {
+  std::promise<decltype(fn())> p;
+  asio::post(c.executor(), [&] { p.set_value(fn()); });
+  return p.get_future().get();
+}
+
+Result<Timestamp> write(Coordinator& c, std::vector<TableWrite> writes) {
+  std::promise<Result<Timestamp>> p;
+  asio::post(c.executor(), [&] { c.write(std::move(writes), [&](Result<Timestamp> ts) { p.set_value(ts); }); });
+  return p.get_future().get();
+}
+
+Row int_row(int v) { return Row::pack_one(tandem::Datum::from_int32(v)); }
+
+}  // namespace
+
+TEST_CASE("writes are durable, timestamped and visible at their timestamp") {
+  std::string dir = temp_dir();
+  {
+    auto store = std::move(tandem::storage::DurableStore::open({dir, false})).value();
+    auto coord = std::move(Coordinator::open(*store)).value();
+    REQUIRE(on_coordinator(*coord, [&] { return coord->open_table(1); }).is_ok());
+    REQUIRE(on_coordinator(*coord, [&] { return coord->open_table(2); }).is_ok());
+    auto t1 = write(*coord, {TableWrite{1, {{int_row(1), 1}, {int_row(2), 1}}}});
+    REQUIRE(t1.ok());
+    CHECK(coord->read_ts() >= *t1);
+    auto t2 = write(*coord, {TableWrite{1, {{int_row(1), -1}}}, TableWrite{2, {{int_row(7), 1}}}});
+    REQUIRE(t2.ok());
+    CHECK(*t2 > *t1);
+    auto at1 = on_coordinator(*coord, [&] { return coord->snapshot(1, *t1); });
+    REQUIRE(at1.ok());
+    CHECK(at1->size() == 2);
+    auto at2 = on_coordinator(*coord, [&] { return coord->snapshot(1, *t2); });
+    REQUIRE(at2.ok());
+    REQUIRE(at2->size() == 1);
+    CHECK(at2->front().first == std::string(int_row(2).bytes()));
+    // Both tables' uppers moved together past the write.
+    CHECK(*coord->shards().upper(2) == *t2 + 1);
+    auto missing = write(*coord, {TableWrite{99, {{int_row(1), 1}}}});
+    CHECK(!missing.ok());
+    coord.reset();
+    store->close();
+  }
+  {
+    // After a restart the data is there and new timestamps are larger.
+    auto store = std::move(tandem::storage::DurableStore::open({dir, false})).value();
+    auto coord = std::move(Coordinator::open(*store)).value();
+    REQUIRE(on_coordinator(*coord, [&] { return coord->open_table(1); }).is_ok());
+    auto rows = on_coordinator(*coord, [&] { return coord->snapshot(1, coord->read_ts()); });
+    REQUIRE(rows.ok());
+    CHECK(rows->size() == 1);
+    coord.reset();
+    store->close();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("idle tables' uppers advance on their own") {
+  std::string dir = temp_dir();
+  auto store = std::move(tandem::storage::DurableStore::open({dir, false})).value();
+  CoordinatorOptions options;
+  options.upper_interval = std::chrono::milliseconds(20);
+  auto coord = std::move(Coordinator::open(*store, options)).value();
+  REQUIRE(on_coordinator(*coord, [&] { return coord->open_table(5); }).is_ok());
+  Timestamp before = coord->read_ts();
+  Timestamp upper_before = *coord->shards().upper(5);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(coord->read_ts() > before);
+  CHECK(*coord->shards().upper(5) > upper_before);
+  coord.reset();
+  store->close();
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("concurrent writers share commits and all land", "[concurrency]") {
+  std::string dir = temp_dir();
+  auto store = std::move(tandem::storage::DurableStore::open({dir, true})).value();
+  auto coord = std::move(Coordinator::open(*store)).value();
+  REQUIRE(on_coordinator(*coord, [&] { return coord->open_table(1); }).is_ok());
+  std::vector<std::thread> writers;
+  std::atomic<int> ok{0};
+  for (int w = 0; w < 4; ++w) {
+    writers.emplace_back([&, w] {
+      for (int i = 0; i < 20; ++i) {
+        if (write(*coord, {TableWrite{1, {{int_row(w * 100 + i), 1}}}}).ok()) ++ok;
+      }
+    });
+  }
+  for (auto& t : writers) t.join();
+  CHECK(ok == 80);
+  auto rows = on_coordinator(*coord, [&] { return coord->snapshot(1, coord->read_ts()); });
+  REQUIRE(rows.ok());
+  CHECK(rows->size() == 80);
+  coord.reset();
+  store->close();
+  std::filesystem::remove_all(dir);
+}

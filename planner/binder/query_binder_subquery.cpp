@@ -1,0 +1,141 @@
+// The ExprBinder hook of the query binder: subqueries (scalar, EXISTS, IN,
+// ANY/ALL) become pending hir::Subquery columns of the clause's Apply;
+// GROUP BY expressions and aggregates bind to the grouped row.
+#include "common/func_resolve.hpp"
+#include "planner/binder/grouping.hpp"
+
+namespace tandem::planner {
+namespace {
+
+// True when `rel` yields at most one row per outer row.
+bool at_most_one_row(const hir::Rel& rel) {
+  return std::visit(
+      [](const auto& n) -> bool {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, hir::Project> || std::is_same_v<T, hir::Map> ||
+                      std::is_same_v<T, hir::Filter> || std::is_same_v<T, hir::Distinct>) {
+          return at_most_one_row(*n.input);
+        } else if constexpr (std::is_same_v<T, hir::Reduce>) {
+          return n.group_key.empty();
+        } else if constexpr (std::is_same_v<T, hir::TopK>) {
+          return (n.limit && *n.limit <= 1) || at_most_one_row(*n.input);
+        } else if constexpr (std::is_same_v<T, hir::Constant>) {
+          return n.rows.size() <= 1;
+        } else if constexpr (std::is_same_v<T, hir::Apply>) {
+          return at_most_one_row(*n.input);
+        } else {
+          return false;
+        }
+      },
+      rel.node);
+}
+
+ScalarExpr bool_lit(bool v) { return ScalarExpr::literal(Datum::from_bool(v), ColumnType{TypeId::kBool, -1, false}); }
+
+}  // namespace
+
+hir::Rel QueryBinder::apply_site(hir::Rel rel, SubquerySite& site) {
+  if (site.pending.empty()) return rel;
+  return hir::Rel{hir::Apply{std::move(rel), std::move(site.pending)}};
+}
+
+ExprBinder::Hook QueryBinder::make_hook(SubquerySite* site, const Grouping* grouping, std::string clause) {
+  return [this, site, grouping, clause](const sql::Expr& e, ExprBinder& b) -> std::optional<Result<ScalarExpr>> {
+    if (grouping) {
+      for (size_t i = 0; i < grouping->key_asts.size(); ++i) {
+        if (grouping->key_asts[i] == e) {
+          return Result<ScalarExpr>(ScalarExpr::column(grouping->base + i, grouping->keys[i].type()));
+        }
+      }
+      for (size_t i = 0; i < grouping->agg_asts.size(); ++i) {
+        if (grouping->agg_asts[i] == e) return Result<ScalarExpr>(grouping->agg_values[i]);
+      }
+    }
+    if (auto* call = e.as<sql::FunctionCall>(); call && !call->over && is_aggregate_name(call->name.back())) {
+      if (clause == "aggregate function calls") {
+        return Result<ScalarExpr>(Status::error(sqlstate::kGroupingError, "aggregate function calls cannot be nested"));
+      }
+      return Result<ScalarExpr>(
+          Status::error(sqlstate::kGroupingError, "aggregate functions are not allowed in " + clause));
+    }
+    bool subquery = e.as<sql::Subquery>() || e.as<sql::Exists>() || e.as<sql::InSubquery>() ||
+                    (e.as<sql::Quantified>() && e.as<sql::Quantified>()->subquery);
+    if (!subquery) return std::nullopt;
+    if (site == nullptr) {
+      return Result<ScalarExpr>(Status::error(sqlstate::kFeatureNotSupported,
+                                              "subqueries in " + clause + " are not supported yet"));
+    }
+    return bind_subquery_expr(e, b, *site);
+  };
+}
+
+Result<ScalarExpr> QueryBinder::bind_subquery_expr(const sql::Expr& e, ExprBinder& b, SubquerySite& site) {
+  const Scope& scope = b.scope();
+  const size_t width = scope.columns.size();
+  auto push = [&](hir::Subquery::Kind kind, hir::Rel rel) {
+    hir::Subquery s{kind, std::move(rel)};
+    ColumnType t = hir::subquery_type(s);
+    size_t col = width + site.pending.size();
+    site.pending.push_back(std::move(s));
+    return ScalarExpr::column(col, t);
+  };
+  if (auto* s = e.as<sql::Subquery>()) {
+    TANDEM_ASSIGN_OR_RETURN(BoundQuery q, bind_relation(*s->query, scope));
+    if (q.columns.size() != 1) return Status::error(sqlstate::kSyntaxError, "subquery must return only one column");
+    if (!at_most_one_row(q.rel)) {
+      return Status::error(sqlstate::kFeatureNotSupported,
+                           "scalar subqueries that may return more than one row are not supported yet")
+          .with_hint("Add LIMIT 1 or an aggregate to the subquery.");
+    }
+    return push(hir::Subquery::Kind::kScalar, std::move(q.rel));
+  }
+  if (auto* s = e.as<sql::Exists>()) {
+    TANDEM_ASSIGN_OR_RETURN(BoundQuery q, bind_relation(*s->query, scope));
+    return push(hir::Subquery::Kind::kExists, std::move(q.rel));
+  }
+  // x IN (subquery), x op ANY|ALL (subquery): three-valued, via two EXISTS.
+  const sql::Expr* left;
+  const sql::Query* query;
+  std::string op = "=";
+  bool all = false;
+  bool negated = false;
+  if (auto* in = e.as<sql::InSubquery>()) {
+    left = &*in->expr;
+    query = &*in->query;
+    negated = in->negated;
+  } else {
+    auto* q = e.as<sql::Quantified>();
+    left = &*q->left;
+    query = &*q->subquery;
+    op = q->op;
+    all = q->all;
+  }
+  TANDEM_ASSIGN_OR_RETURN(ScalarExpr x, b.bind(*left));
+  if (hir::references(x, width, hir::kParamBase)) {
+    return Status::error(sqlstate::kFeatureNotSupported, "subqueries on both sides of IN are not supported yet");
+  }
+  TANDEM_ASSIGN_OR_RETURN(BoundQuery q, bind_relation(*query, scope));
+  if (q.columns.size() != 1) {
+    return Status::error(sqlstate::kSyntaxError,
+                         q.columns.size() > 1 ? "subquery has too many columns" : "subquery has too few columns");
+  }
+  ScalarExpr y = ScalarExpr::column(width, q.columns[0].type);
+  TANDEM_ASSIGN_OR_RETURN(ScalarExpr cmp, resolve_operator(op, {x, y}));
+  if (cmp.type().id != TypeId::kBool) {
+    return Status::error(sqlstate::kDatatypeMismatch, "op ANY/ALL (array) requires operator to yield boolean");
+  }
+  ColumnType boolean{TypeId::kBool, -1, false};
+  ScalarExpr decisive = all ? ScalarExpr::unary(UnaryFunc::kIsFalse, cmp, boolean) : cmp;
+  ScalarExpr unknown = ScalarExpr::unary(UnaryFunc::kIsNull, cmp, boolean);
+  ScalarExpr c1 = push(hir::Subquery::Kind::kExists, hir::Rel{hir::Filter{q.rel, {std::move(decisive)}}});
+  ScalarExpr c2 = push(hir::Subquery::Kind::kExists, hir::Rel{hir::Filter{std::move(q.rel), {std::move(unknown)}}});
+  ColumnType nullable_bool{TypeId::kBool, -1, true};
+  ScalarExpr result = ScalarExpr::if_then_else(
+      std::move(c1), bool_lit(!all),
+      ScalarExpr::if_then_else(std::move(c2), ScalarExpr::null(nullable_bool), bool_lit(all), nullable_bool),
+      nullable_bool);
+  if (negated) return resolve_operator("NOT", {std::move(result)});
+  return result;
+}
+
+}  // namespace tandem::planner
