@@ -97,7 +97,8 @@ Result<std::unique_ptr<Catalog>> Catalog::open(storage::DurableStore& store) {
 void Catalog::publish(std::shared_ptr<CatalogSnapshot> next) {
   next->version_ = current_ ? current_->version_ + 1 : 1;
   current_ = next;
-  published_.store(std::move(next));
+  std::lock_guard<std::mutex> lock(published_mu_);
+  published_ = std::move(next);
 }
 
 Status Catalog::commit(std::shared_ptr<CatalogSnapshot> next, const CatalogStore::Batch& batch) {

@@ -23,12 +23,16 @@
 //
 // Threading: all member functions except snapshot() and
 // allocate_transient_id() must be called from the coordinator thread.
-// snapshot() may be called from any thread: it atomically loads the latest
-// published snapshot, which the caller may then read without locks.
+// snapshot() may be called from any thread: it copies the latest published
+// pointer under a mutex held only for that copy (never across I/O or a
+// build), and the caller then reads the immutable snapshot without locks.
+// (A mutex rather than std::atomic<std::shared_ptr>: libstdc++ 12's version
+// is a spinlock too, and ThreadSanitizer cannot see its synchronization.)
 
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -89,7 +93,10 @@ class Catalog {
 
   // ---- reads
   // Any thread. The latest published snapshot.
-  std::shared_ptr<const CatalogSnapshot> snapshot() const { return published_.load(); }
+  std::shared_ptr<const CatalogSnapshot> snapshot() const {
+    std::lock_guard<std::mutex> lock(published_mu_);
+    return published_;
+  }
   // Coordinator thread: the current state (same object as snapshot()).
   const CatalogSnapshot& state() const { return *current_; }
 
@@ -175,7 +182,8 @@ class Catalog {
 
   CatalogStore store_;
   std::shared_ptr<const CatalogSnapshot> current_;
-  std::atomic<std::shared_ptr<const CatalogSnapshot>> published_;
+  mutable std::mutex published_mu_;
+  std::shared_ptr<const CatalogSnapshot> published_;  // guarded by published_mu_
   std::vector<PersistedItem> replay_;
   std::map<ItemId, size_t> replay_index_;  // id -> position in replay_
   uint64_t next_user_item_ = 1;

@@ -54,19 +54,24 @@ if [ "${TANDEM_SKIP_TSAN:-0}" != 1 ]; then
   if cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTANDEM_TSAN=ON >/dev/null &&
      cmake --build build-tsan --target "${TSAN_BINARIES[@]}"; then
     for bin in "${TSAN_BINARIES[@]}"; do
-      xml=build/tsan-$bin.xml
-      TSAN_OPTIONS="halt_on_error=1" build-tsan/bin/$bin "[concurrency]" -r junit -o "$xml" >/dev/null 2>build/tsan-$bin.log
+      log=build/tsan-$bin.log
+      TSAN_OPTIONS="halt_on_error=1" build-tsan/bin/$bin "[concurrency]" >"$log" 2>&1
       rc=$?
-      n=$(grep -o '<testsuite [^>]*' "$xml" 2>/dev/null | sed -n 's/.* tests="\([0-9]*\)".*/\1/p' | head -1)
-      f=$(grep -o '<testsuite [^>]*' "$xml" 2>/dev/null | sed -n 's/.* failures="\([0-9]*\)".*/\1/p' | head -1)
-      e=$(grep -o '<testsuite [^>]*' "$xml" 2>/dev/null | sed -n 's/.* errors="\([0-9]*\)".*/\1/p' | head -1)
-      n=${n:-0}; f=${f:-0}; e=${e:-0}
-      bad=$((f + e))
-      if [ $rc -ne 0 ] && [ $bad -eq 0 ]; then bad=1; fi
-      echo "$bin under TSan: $((n - f - e < 0 ? 0 : n - f - e)) passed, $bad failed"
-      [ $bad -ne 0 ] && tail -60 build/tsan-$bin.log
-      passed=$((passed + (n - f - e < 0 ? 0 : n - f - e)))
-      failed=$((failed + bad))
+      # Catch2's summary: "All tests passed (A assertions in N test cases)"
+      # or "test cases: N | P passed | F failed".
+      if grep -q "^All tests passed" "$log"; then
+        n=$(sed -n 's/^All tests passed (.* in \([0-9]*\) test case.*/\1/p' "$log")
+        p=${n:-0}; f=0
+      else
+        p=$(sed -n 's/^test cases: *[0-9]* | *\([0-9]*\) passed.*/\1/p' "$log")
+        f=$(sed -n 's/^test cases:.*| *\([0-9]*\) failed.*/\1/p' "$log")
+        p=${p:-0}; f=${f:-0}
+      fi
+      if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+      echo "$bin [concurrency] under TSan: $p passed, $f failed"
+      [ "$f" -ne 0 ] && tail -60 "$log"
+      passed=$((passed + p))
+      failed=$((failed + f))
     done
   else
     echo "TSan build failed"

@@ -49,7 +49,7 @@ void Coordinator::schedule_upper_tick() {
 void Coordinator::advance_all(Timestamp upper) {
   std::vector<storage::ShardAppend> appends;
   for (const auto& [id, table] : tables_) {
-    appends.push_back(storage::ShardAppend{id, {}, upper_, upper});
+    appends.push_back(storage::ShardAppend{table.shard, {}, upper_, upper});
   }
   upper_ = upper;
   shards_->append_async(std::move(appends), [this, upper](Status s) {
@@ -61,24 +61,95 @@ void Coordinator::advance_all(Timestamp upper) {
   });
 }
 
-Status Coordinator::open_table(compute::GlobalId table) {
+namespace {
+
+// The key row of `row` for `columns`, or nullopt when a key column is NULL
+// (SQL unique constraints admit any number of NULL keys).
+std::optional<std::string> key_of(RowRef row, const std::vector<size_t>& columns) {
+  RowArena arena;
+  std::vector<Datum> datums = unpack(row, &arena);
+  std::string key;
+  RowPacker packer(&key);
+  packer.set_normalize_numeric(true);  // 1.0 and 1.00 are the same key
+  for (size_t c : columns) {
+    if (c >= datums.size() || datums[c].is_null()) return std::nullopt;
+    packer.push(datums[c]);
+  }
+  return key;
+}
+
+}  // namespace
+
+void Coordinator::count_keys(Table& table, RowRef row, Diff diff) {
+  for (size_t k = 0; k < table.unique_keys.size(); ++k) {
+    auto key = key_of(row, table.unique_keys[k].columns);
+    if (!key) continue;
+    Diff& n = table.key_counts[k][*key];
+    n += diff;
+    if (n == 0) table.key_counts[k].erase(*key);
+  }
+}
+
+Status Coordinator::reserve_keys(const std::vector<TableWrite>& writes) {
+  std::vector<const TableWrite*> applied;
+  for (const auto& w : writes) {
+    auto it = tables_.find(w.table);
+    if (it == tables_.end() || it->second.unique_keys.empty()) continue;
+    Table& table = it->second;
+    // Apply deletes before inserts, so UPDATE of a key's other columns works.
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const auto& [row, diff] : w.updates) {
+        if ((diff < 0) == (pass == 0)) count_keys(table, row.ref(), diff);
+      }
+    }
+    applied.push_back(&w);
+    for (size_t k = 0; k < table.unique_keys.size(); ++k) {
+      for (const auto& [key, n] : table.key_counts[k]) {
+        if (n <= 1) continue;
+        std::vector<TableWrite> undo;
+        for (const TableWrite* a : applied) undo.push_back(*a);
+        release_keys(undo);
+        return Status::error(sqlstate::kUniqueViolation, "duplicate key value violates unique constraint \"" +
+                                                             table.unique_keys[k].name + "\"");
+      }
+    }
+  }
+  return Status::ok();
+}
+
+void Coordinator::release_keys(const std::vector<TableWrite>& writes) {
+  for (const auto& w : writes) {
+    auto it = tables_.find(w.table);
+    if (it == tables_.end() || it->second.unique_keys.empty()) continue;
+    for (const auto& [row, diff] : w.updates) count_keys(it->second, row.ref(), -diff);
+  }
+}
+
+Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, std::vector<UniqueKey> unique_keys) {
   if (tables_.count(table) != 0) return Status::ok();
   auto shards = shards_->list_shards();
-  bool exists = std::find(shards.begin(), shards.end(), table) != shards.end();
+  bool exists = std::find(shards.begin(), shards.end(), shard) != shards.end();
   if (!exists) {
-    TANDEM_RETURN_IF_ERROR(shards_->create_shard(table, upper_));
+    TANDEM_RETURN_IF_ERROR(shards_->create_shard(shard, upper_));
   } else {
-    TANDEM_ASSIGN_OR_RETURN(Timestamp shard_upper, shards_->upper(table));
+    TANDEM_ASSIGN_OR_RETURN(Timestamp shard_upper, shards_->upper(shard));
     if (shard_upper < upper_) {
-      TANDEM_RETURN_IF_ERROR(shards_->append({storage::ShardAppend{table, {}, shard_upper, upper_}}));
+      TANDEM_RETURN_IF_ERROR(shards_->append({storage::ShardAppend{shard, {}, shard_upper, upper_}}));
     }
   }
   Table t;
+  t.shard = shard;
   t.input = compute_->create_input(table);
+  t.unique_keys = std::move(unique_keys);
+  t.key_counts.resize(t.unique_keys.size());
   if (exists) {
     // The history before the boot timestamp arrives consolidated at it.
-    TANDEM_ASSIGN_OR_RETURN(auto rows, shards_->snapshot(table, upper_ - 1));
-    for (auto& [row, diff] : rows) t.input->send(Row(std::move(row)), upper_ - 1, diff);
+    TANDEM_ASSIGN_OR_RETURN(auto rows, shards_->snapshot(shard, upper_ - 1));
+    for (auto& [row, diff] : rows) {
+      Row r(std::move(row));
+      count_keys(t, r.ref(), diff);
+      t.input->send(std::move(r), upper_ - 1, diff);
+    }
   }
   t.input->advance_to(upper_);
   tables_.emplace(table, std::move(t));
@@ -86,17 +157,36 @@ Status Coordinator::open_table(compute::GlobalId table) {
 }
 
 Status Coordinator::drop_table(compute::GlobalId table) {
-  if (tables_.erase(table) == 0) return Status::ok();
-  return shards_->drop_shard(table);
+  auto it = tables_.find(table);
+  if (it == tables_.end()) return Status::ok();
+  storage::ShardId shard = it->second.shard;
+  tables_.erase(it);
+  return shards_->drop_shard(shard);
 }
 
 Result<std::vector<std::pair<std::string, Diff>>> Coordinator::snapshot(compute::GlobalId table, Timestamp as_of) {
-  return shards_->snapshot(table, as_of);
+  auto it = tables_.find(table);
+  if (it == tables_.end()) {
+    return Status::error(sqlstate::kUndefinedTable, "table " + std::to_string(table) + " has no storage");
+  }
+  return shards_->snapshot(it->second.shard, as_of);
 }
 
 void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done) {
+  for (const auto& w : writes) {
+    if (tables_.count(w.table) == 0) {
+      done(Status::error(sqlstate::kUndefinedTable, "table " + std::to_string(w.table) + " has no storage"));
+      return;
+    }
+  }
+  Status keys = reserve_keys(writes);
+  if (!keys.is_ok()) {
+    done(keys);
+    return;
+  }
   auto ts = oracle_->write_ts();
   if (!ts.ok()) {
+    release_keys(writes);
     done(ts.status());
     return;
   }
@@ -105,14 +195,10 @@ void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Resul
   std::map<compute::GlobalId, size_t> index;
   for (const auto& [id, table] : tables_) {
     index[id] = appends.size();
-    appends.push_back(storage::ShardAppend{id, {}, upper_, time + 1});
+    appends.push_back(storage::ShardAppend{table.shard, {}, upper_, time + 1});
   }
   for (const auto& w : writes) {
     auto it = index.find(w.table);
-    if (it == index.end()) {
-      done(Status::error(sqlstate::kUndefinedTable, "table u" + std::to_string(w.table) + " has no storage"));
-      return;
-    }
     for (const auto& [row, diff] : w.updates) {
       appends[it->second].updates.push_back(storage::Update{std::string(row.bytes()), time, diff});
     }
@@ -122,6 +208,7 @@ void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Resul
   shards_->append_async(std::move(appends), [this, time, shared_writes, done = std::move(done)](Status s) mutable {
     asio::post(io_, [this, time, s, shared_writes, done = std::move(done)] {
       if (!s.is_ok()) {
+        release_keys(*shared_writes);
         done(s);
         return;
       }

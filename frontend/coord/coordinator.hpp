@@ -45,6 +45,13 @@ struct CoordinatorOptions {
   std::chrono::milliseconds upper_interval{1000};
 };
 
+// A unique constraint the coordinator enforces on writes: the key columns
+// and the constraint's name for the 23505 error ("t_pkey", "t_a_key").
+struct UniqueKey {
+  std::string name;
+  std::vector<size_t> columns;
+};
+
 // Rows to add (diff +1) or remove (diff -1) from one table.
 struct TableWrite {
   compute::GlobalId table = 0;
@@ -65,15 +72,17 @@ class Coordinator {
 
   // ---- on the coordinator thread ----
 
-  // Creates (or, at boot, reopens) the table's shard and compute input; on
-  // reopen the shard's contents are fed to compute.
-  Status open_table(compute::GlobalId table);
+  // Creates (or, at boot, reopens) the table's shard and its compute input
+  // `table`; on reopen the shard's contents are fed to compute.
+  // `unique_keys` are enforced on every later write.
+  Status open_table(compute::GlobalId table, storage::ShardId shard, std::vector<UniqueKey> unique_keys = {});
   // Drops the shard; the compute input stays until its dataflows are gone.
   Status drop_table(compute::GlobalId table);
   bool has_table(compute::GlobalId table) const { return tables_.count(table) != 0; }
   // The consolidated contents at `as_of` (REQUIRES as_of < the table's upper).
   Result<std::vector<std::pair<std::string, Diff>>> snapshot(compute::GlobalId table, Timestamp as_of);
-  // Commits the writes at one new timestamp; `done` gets it (or the error).
+  // Commits the writes at one new timestamp; `done` gets it (or the error:
+  // 23505 when a row would duplicate a unique key, and nothing is written).
   void write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done);
 
   compute::Runtime& compute() { return *compute_; }
@@ -85,9 +94,23 @@ class Coordinator {
   // Moves every table's upper (and compute frontier) to `upper`.
   void advance_all(Timestamp upper);
 
+  // A fresh shard id, unique across restarts (a write timestamp).
+  Result<storage::ShardId> allocate_shard_id() { return oracle_->write_ts(); }
+
   struct Table {
+    storage::ShardId shard = 0;
     std::shared_ptr<compute::InputHandle> input;
+    std::vector<UniqueKey> unique_keys;
+    // Per unique key: the key rows present, with their multiplicity. Kept on
+    // the coordinator thread in write order, so checks see every earlier
+    // write even before it is durable.
+    std::vector<std::map<std::string, Diff>> key_counts;
   };
+  // Checks `writes` against the unique keys and, if they pass, applies them
+  // to the key counts (undo() reverses that if the commit fails).
+  Status reserve_keys(const std::vector<TableWrite>& writes);
+  void release_keys(const std::vector<TableWrite>& writes);
+  void count_keys(Table& table, RowRef row, Diff diff);
 
   CoordinatorOptions options_;
   std::unique_ptr<storage::ShardStore> shards_;

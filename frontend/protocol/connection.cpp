@@ -332,7 +332,7 @@ awaitable<void> Connection::serve() {
 }
 
 void Connection::report_error(const Status& status, bool extended) {
-  spdlog::debug("statement error {}: {}", status.sqlstate(), status.message());
+  spdlog::info("error {} for user {}: {}", status.sqlstate(), session_->user(), status.message());
   writer_.error_response(status);
   if (session_->transaction() == TransactionState::kInBlock) {
     session_->set_transaction(TransactionState::kFailed);

@@ -1,0 +1,37 @@
+#pragma once
+// The MIR optimizer: ONE driver that runs named passes in order, times each
+// and can disable any (STYLE #15: a wrong answer is bisected to a pass by
+// disabling passes one at a time; every pass preserves results).
+// Passes (each a MIR -> MIR rewrite):
+//   fold_constants      Map/Filter/Project/Negate/Union over constant input
+//                       evaluated at plan time; joins with the unit relation
+//                       dropped.
+//   fuse                Project∘Project, Filter∘Filter, Map∘Map merged.
+//   join_equivalences   `a = b` filters over a join, with a and b over
+//                       different inputs, become join equivalences (keys).
+// Threading: pure functions.
+#include <chrono>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "planner/mir/mir.hpp"
+
+namespace tandem::planner {
+
+struct OptimizerOptions {
+  std::set<std::string> disabled;  // pass names
+};
+
+struct PassReport {
+  std::string name;
+  bool ran = false;
+  std::chrono::microseconds time{0};
+};
+
+const std::vector<std::string>& optimizer_pass_names();
+
+Result<mir::Rel> optimize(mir::Rel rel, const OptimizerOptions& options, std::vector<PassReport>* report = nullptr);
+
+}  // namespace tandem::planner

@@ -1,0 +1,325 @@
+#include "planner/read_planner.hpp"
+
+#include "common/eval.hpp"
+#include "common/func_resolve.hpp"
+#include "planner/binder/query_binder.hpp"
+#include "planner/lowering/decorrelate.hpp"
+#include "planner/lowering/lir_lowering.hpp"
+
+namespace tandem::planner {
+namespace {
+
+// Replaces parameter references by their values (typed literals).
+Status bind_parameters(hir::Rel& rel, const std::vector<ColumnType>& types, const std::vector<Datum>& params) {
+  Status st;
+  hir::for_each_expr(rel, [&](ScalarExpr& e) {
+    std::function<void(ScalarExpr&)> walk = [&](ScalarExpr& x) {
+      if (auto* c = std::get_if<ColumnRef>(&x.node)) {
+        if (c->index >= hir::kParamBase) {
+          size_t i = c->index - hir::kParamBase;
+          if (i >= params.size()) {
+            st = Status::error(sqlstate::kUndefinedParameter, "there is no parameter $" + std::to_string(i + 1));
+            return;
+          }
+          x = ScalarExpr::literal(params[i], types.at(i));
+        }
+        return;
+      }
+      if (auto* u = std::get_if<CallUnary>(&x.node)) walk(*u->arg);
+      if (auto* b = std::get_if<CallBinary>(&x.node)) {
+        walk(*b->lhs);
+        walk(*b->rhs);
+      }
+      if (auto* v = std::get_if<CallVariadic>(&x.node)) {
+        for (auto& a : v->args) walk(a);
+      }
+      if (auto* f = std::get_if<IfExpr>(&x.node)) {
+        walk(*f->cond);
+        walk(*f->then);
+        walk(*f->els);
+      }
+    };
+    walk(e);
+  });
+  return st;
+}
+
+Result<int64_t> eval_count(const std::optional<ScalarExpr>& e, const std::vector<Datum>& params, const char* what,
+                           const char* code, int64_t unset) {
+  if (!e) return unset;
+  EvalContext ctx;
+  ScalarExpr x = *e;
+  mir::remap_columns(x, [](size_t i) { return i - hir::kParamBase; });
+  TANDEM_ASSIGN_OR_RETURN(Datum d, eval(x, params, ctx));
+  if (d.is_null()) return unset;
+  if (d.as_int64() < 0) return Status::error(code, std::string(what) + " must not be negative");
+  return d.as_int64();
+}
+
+// The optimized MIR of a bound relation.
+Result<mir::Rel> to_mir(hir::Rel rel, const std::vector<ColumnType>& types, const std::vector<Datum>& params,
+                        const OptimizerOptions& options) {
+  TANDEM_RETURN_IF_ERROR(bind_parameters(rel, types, params));
+  TANDEM_ASSIGN_OR_RETURN(mir::Rel m, decorrelate(rel));
+  return optimize(std::move(m), options);
+}
+
+std::vector<ScalarExpr> default_key(const mir::Rel& rel) {
+  auto types = mir::column_types(rel);
+  auto keys = mir::unique_keys(rel);
+  std::vector<ScalarExpr> key;
+  if (!keys.empty() && !keys.front().empty()) {
+    for (size_t c : keys.front()) key.push_back(ScalarExpr::column(c, types[c]));
+  } else {
+    for (size_t c = 0; c < types.size(); ++c) key.push_back(ScalarExpr::column(c, types[c]));
+  }
+  return key;
+}
+
+// Peels Project/Map/Filter off `rel` into an MFP over what remains.
+const mir::Rel* peel_mfp(const mir::Rel& rel, compute::MapFilterProject* mfp) {
+  std::vector<const mir::Rel*> chain;
+  const mir::Rel* cur = &rel;
+  while (std::holds_alternative<mir::Project>(cur->node) || std::holds_alternative<mir::Map>(cur->node) ||
+         std::holds_alternative<mir::Filter>(cur->node)) {
+    chain.push_back(cur);
+    cur = std::visit(
+        [](const auto& n) -> const mir::Rel* {
+          if constexpr (requires { n.input; }) return &*n.input;
+          return nullptr;
+        },
+        cur->node);
+  }
+  *mfp = compute::MapFilterProject::identity(mir::arity(*cur));
+  for (size_t i = chain.size(); i-- > 0;) {
+    const mir::Rel& r = *chain[i];
+    if (auto* p = std::get_if<mir::Project>(&r.node)) {
+      std::vector<size_t> np;
+      for (size_t o : p->outputs) np.push_back(mfp->projection.at(o));
+      mfp->projection = std::move(np);
+    } else if (auto* m = std::get_if<mir::Map>(&r.node)) {
+      for (auto e : m->scalars) {
+        mir::remap_columns(e, [&](size_t c) { return mfp->projection.at(c); });
+        mfp->expressions.push_back(std::move(e));
+        mfp->projection.push_back(mfp->input_arity + mfp->expressions.size() - 1);
+      }
+    } else if (auto* f = std::get_if<mir::Filter>(&r.node)) {
+      for (auto e : f->predicates) {
+        mir::remap_columns(e, [&](size_t c) { return mfp->projection.at(c); });
+        mfp->predicates.push_back(std::move(e));
+      }
+    }
+  }
+  return cur;
+}
+
+// Literal lookups: predicates `key_i = literal` (or an IN list's OR of
+// them) over every key column of the index. Removes them from `mfp`.
+std::optional<std::vector<Row>> literal_keys(const IndexInfo& index, compute::MapFilterProject* mfp) {
+  std::vector<std::vector<Datum>> values(index.key.size());
+  std::vector<size_t> consumed;
+  for (size_t p = 0; p < mfp->predicates.size(); ++p) {
+    const ScalarExpr& pred = mfp->predicates[p];
+    std::vector<const ScalarExpr*> disjuncts;
+    std::function<void(const ScalarExpr&)> split = [&](const ScalarExpr& e) {
+      auto* b = std::get_if<CallBinary>(&e.node);
+      if (b && b->func == BinaryFunc::kOr) {
+        split(*b->lhs);
+        split(*b->rhs);
+      } else {
+        disjuncts.push_back(&e);
+      }
+    };
+    split(pred);
+    std::optional<size_t> key_col;
+    std::vector<Datum> lits;
+    bool ok = true;
+    for (const ScalarExpr* d : disjuncts) {
+      auto* b = std::get_if<CallBinary>(&d->node);
+      if (!b || b->func != BinaryFunc::kEq) {
+        ok = false;
+        break;
+      }
+      const ScalarExpr* lhs = &*b->lhs;
+      const ScalarExpr* rhs = &*b->rhs;
+      if (lhs->is_literal()) std::swap(lhs, rhs);
+      if (!rhs->is_literal() || std::get<Literal>(rhs->node).is_null()) {
+        ok = false;
+        break;
+      }
+      std::optional<size_t> k;
+      for (size_t i = 0; i < index.key.size(); ++i) {
+        if (index.key[i] == *lhs || (std::holds_alternative<ColumnRef>(lhs->node) &&
+                                     std::holds_alternative<ColumnRef>(index.key[i].node) &&
+                                     std::get<ColumnRef>(lhs->node).index == std::get<ColumnRef>(index.key[i].node).index &&
+                                     lhs->type().same_type(index.key[i].type()))) {
+          k = i;
+        }
+      }
+      if (!k || (key_col && *key_col != *k)) {
+        ok = false;
+        break;
+      }
+      key_col = k;
+      lits.push_back(std::get<Literal>(rhs->node).datum());
+    }
+    if (!ok || !key_col || !values[*key_col].empty()) continue;
+    values[*key_col] = std::move(lits);
+    consumed.push_back(p);
+  }
+  for (const auto& v : values) {
+    if (v.empty()) return std::nullopt;
+  }
+  std::vector<Row> rows{Row()};
+  for (const auto& v : values) {
+    std::vector<Row> next;
+    for (const Row& prefix : rows) {
+      for (const Datum& d : v) {
+        Row r = prefix;
+        std::string bytes(r.bytes());
+        RowPacker packer(&bytes);
+        packer.set_normalize_numeric(true);
+        packer.push(d);
+        next.push_back(Row(std::move(bytes)));
+      }
+    }
+    rows = std::move(next);
+  }
+  for (size_t i = consumed.size(); i-- > 0;) mfp->predicates.erase(mfp->predicates.begin() + static_cast<long>(consumed[i]));
+  return rows;
+}
+
+}  // namespace
+
+Result<ReadPlan> plan_read(const sql::Query& query, const CatalogReader& catalog, std::vector<ColumnType>& param_types,
+                           const std::vector<Datum>& params, const PlanContext& ctx) {
+  QueryBinder binder(catalog, &param_types);
+  Scope none;
+  TANDEM_ASSIGN_OR_RETURN(BoundQuery bound, binder.bind_query(query, none));
+  ReadPlan plan;
+  plan.columns = bound.columns;
+  plan.finishing.order_by = bound.order_by;
+  plan.finishing.visible = bound.columns.size();
+  TANDEM_ASSIGN_OR_RETURN(int64_t limit, eval_count(bound.limit, params, "LIMIT", "2201W", -1));
+  if (limit >= 0) plan.finishing.limit = limit;
+  TANDEM_ASSIGN_OR_RETURN(plan.finishing.offset, eval_count(bound.offset, params, "OFFSET", "2201X", 0));
+  TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), param_types, params, ctx.optimizer));
+
+  if (auto* k = std::get_if<mir::Constant>(&rel.node)) {
+    plan.plan = FastPathConstant{k->rows};
+    plan.explain = "Explained Query (fast path):\n  Constant (" + std::to_string(k->rows.size()) + " rows)\n";
+    return plan;
+  }
+  compute::MapFilterProject mfp;
+  const mir::Rel* base = peel_mfp(rel, &mfp);
+  if (auto* get = std::get_if<mir::Get>(&base->node)) {
+    auto indexes = catalog.indexes_on(get->id);
+    if (!indexes.empty()) {
+      PeekExisting peek{get->id, indexes.front().index_id, std::nullopt, mfp};
+      for (const auto& index : indexes) {
+        compute::MapFilterProject candidate = mfp;
+        if (auto keys = literal_keys(index, &candidate)) {
+          peek = PeekExisting{get->id, index.index_id, std::move(keys), std::move(candidate)};
+          break;
+        }
+      }
+      plan.explain = "Explained Query (fast path):\n  →Map/Filter/Project\n    →" +
+                     std::string(peek.literal_keys ? "Index Lookup on " : "Indexed ") + get->name + " (using " +
+                     indexes.front().name + ")\n";
+      plan.plan = std::move(peek);
+      return plan;
+    }
+  }
+  PeekDataflow df;
+  df.desc.debug_name = "oneshot-select";
+  df.desc.as_of = ctx.as_of;
+  df.desc.until = ctx.as_of + 1;
+  LirBuilder builder{catalog, ctx.allocate_id};
+  TANDEM_ASSIGN_OR_RETURN(compute::GlobalId object, lower_to_lir(rel, builder, &df.desc));
+  df.index_id = ctx.allocate_id();
+  df.arity = mir::arity(rel);
+  df.desc.index_exports.push_back({df.index_id, object, default_key(rel)});
+  plan.explain = "Explained Query:\n" + mir::explain(rel, 1);
+  plan.plan = std::move(df);
+  return plan;
+}
+
+Result<compute::DataflowDescription> plan_index(const sql::CreateIndex& index, compute::GlobalId index_id,
+                                                const CatalogReader& catalog, const PlanContext& ctx) {
+  const CatalogItem* item = catalog.resolve(index.on.parts);
+  if (item == nullptr) {
+    return Status::error(sqlstate::kUndefinedTable, "relation \"" + index.on.parts.back() + "\" does not exist");
+  }
+  Scope scope;
+  for (const auto& c : item->desc.columns) scope.columns.push_back(ScopeColumn{index.on.parts.back(), c.name, c.type});
+  std::vector<ColumnType> no_params;
+  ExprBinder binder(scope, &no_params, hir::kParamBase);
+  std::vector<ScalarExpr> key;
+  for (const auto& part : index.key_parts) {
+    TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, binder.bind(part));
+    key.push_back(std::move(e));
+  }
+  // The item's rows, as a query would read them (views are inlined).
+  sql::Query q;
+  sql::Select select;
+  select.projection.push_back(sql::SelectItem{sql::Expr{sql::Star{}, {}}, std::nullopt});
+  select.from.push_back(sql::TableRef{sql::TableName{index.on, std::nullopt}, {}});
+  q.body.node = std::move(select);
+  QueryBinder qb(catalog, &no_params);
+  Scope none;
+  TANDEM_ASSIGN_OR_RETURN(BoundQuery bound, qb.bind_relation(q, none));
+  TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), no_params, {}, ctx.optimizer));
+  if (key.empty()) key = default_key(rel);
+  compute::DataflowDescription desc;
+  desc.debug_name = "index";
+  desc.as_of = ctx.as_of;
+  // An index reads its item from the source, never from another index on it.
+  struct NoIndexes : CatalogReader {
+    const CatalogReader& inner;
+    explicit NoIndexes(const CatalogReader& c) : inner(c) {}
+    const CatalogItem* resolve(const std::vector<std::string>& n) const override { return inner.resolve(n); }
+    std::vector<IndexInfo> indexes_on(compute::GlobalId) const override { return {}; }
+  } sources_only(catalog);
+  LirBuilder builder{sources_only, ctx.allocate_id};
+  TANDEM_ASSIGN_OR_RETURN(compute::GlobalId object, lower_to_lir(rel, builder, &desc));
+  desc.index_exports.push_back({index_id, object, std::move(key)});
+  return desc;
+}
+
+Result<catalog::RelationDesc> plan_view(const sql::Query& query, const std::vector<std::string>& column_names,
+                                        const CatalogReader& catalog) {
+  std::vector<ColumnType> params;
+  QueryBinder binder(catalog, &params);
+  Scope none;
+  TANDEM_ASSIGN_OR_RETURN(BoundQuery bound, binder.bind_relation(query, none));
+  if (!params.empty()) return Status::error(sqlstate::kUndefinedParameter, "there is no parameter $1");
+  if (column_names.size() > bound.columns.size()) {
+    return Status::error(sqlstate::kSyntaxError, "CREATE VIEW specifies more column names than columns");
+  }
+  catalog::RelationDesc desc;
+  for (size_t i = 0; i < bound.columns.size(); ++i) {
+    desc.columns.push_back({i < column_names.size() ? column_names[i] : bound.columns[i].name, bound.columns[i].type});
+  }
+  TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), params, {}, OptimizerOptions{}));
+  desc.keys = mir::unique_keys(rel);
+  std::erase_if(desc.keys, [](const auto& k) { return k.empty(); });
+  return desc;
+}
+
+Result<compute::DataflowDescription> plan_materialized_view(const sql::Query& query, compute::GlobalId export_id,
+                                                            const CatalogReader& catalog, const PlanContext& ctx) {
+  std::vector<ColumnType> params;
+  QueryBinder binder(catalog, &params);
+  Scope none;
+  TANDEM_ASSIGN_OR_RETURN(BoundQuery bound, binder.bind_relation(query, none));
+  TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), params, {}, ctx.optimizer));
+  compute::DataflowDescription desc;
+  desc.debug_name = "materialized-view";
+  desc.as_of = ctx.as_of;
+  LirBuilder builder{catalog, ctx.allocate_id};
+  TANDEM_ASSIGN_OR_RETURN(compute::GlobalId object, lower_to_lir(rel, builder, &desc));
+  desc.index_exports.push_back({export_id, object, default_key(rel)});
+  return desc;
+}
+
+}  // namespace tandem::planner

@@ -1,0 +1,46 @@
+#pragma once
+// Planning reads, indexes and views over collections (issue 5):
+//   SQL AST -> HIR (binder) -> MIR (decorrelate) -> optimized MIR -> a
+//   ReadPlan (fast path or peek dataflow) / a DataflowDescription.
+// Parameters are bound as literals before optimization (a prepared
+// statement is planned per execution, as Materialize does).
+// Threading: pure functions over the CatalogReader.
+#include <functional>
+#include <vector>
+
+#include "catalog/relation_desc.hpp"
+#include "common/timestamp.hpp"
+#include "planner/catalog_reader.hpp"
+#include "planner/optimizer/optimizer.hpp"
+#include "planner/parser/ast.hpp"
+#include "planner/read_plan.hpp"
+
+namespace tandem::planner {
+
+struct PlanContext {
+  std::function<compute::GlobalId()> allocate_id;  // transient ids for dataflows/objects
+  Timestamp as_of = kMinTimestamp;
+  OptimizerOptions optimizer;
+};
+
+// `param_types` as for plan_query; `params` one datum per parameter.
+Result<ReadPlan> plan_read(const sql::Query& query, const CatalogReader& catalog, std::vector<ColumnType>& param_types,
+                           const std::vector<Datum>& params, const PlanContext& ctx);
+
+// CREATE INDEX: the dataflow that imports the item and exports `index_id`
+// keyed by the index expressions (DEFAULT INDEX: a unique key, else all
+// columns).
+Result<compute::DataflowDescription> plan_index(const sql::CreateIndex& index, compute::GlobalId index_id,
+                                                const CatalogReader& catalog, const PlanContext& ctx);
+
+// CREATE VIEW: validates the definition; the view's RelationDesc.
+Result<catalog::RelationDesc> plan_view(const sql::Query& query, const std::vector<std::string>& column_names,
+                                        const CatalogReader& catalog);
+
+// CREATE MATERIALIZED VIEW: the dataflow computing it, exported (for now) as
+// an index `export_id` on all columns. The sink to a shard is the
+// coordinator's part.
+Result<compute::DataflowDescription> plan_materialized_view(const sql::Query& query, compute::GlobalId export_id,
+                                                            const CatalogReader& catalog, const PlanContext& ctx);
+
+}  // namespace tandem::planner
