@@ -61,6 +61,7 @@ inline constexpr const char* kDuplicateObject = "42710";
 inline constexpr const char* kDuplicateTable = "42P07";
 inline constexpr const char* kDuplicateSchema = "42P06";
 inline constexpr const char* kDuplicateColumn = "42701";
+inline constexpr const char* kInvalidTableDefinition = "42P16";
 inline constexpr const char* kDuplicatePreparedStatement = "42P05";
 inline constexpr const char* kDuplicateCursor = "42P03";
 inline constexpr const char* kAmbiguousColumn = "42702";

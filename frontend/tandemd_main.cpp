@@ -129,8 +129,12 @@ int main(int argc, char** argv) {
   }
   spdlog::info("data directory {}", options.data_dir);
 
-  tandem::frontend::Adapter adapter(**store);
-  tandem::frontend::Server server(options, adapter);
+  auto adapter = tandem::frontend::Adapter::open(**store);
+  if (!adapter.ok()) {
+    spdlog::critical("{}", adapter.status().message());
+    return 1;
+  }
+  tandem::frontend::Server server(options, **adapter);
   tandem::Status started = server.start();
   if (!started.is_ok()) {
     spdlog::critical("{}", started.message());
@@ -148,6 +152,7 @@ int main(int argc, char** argv) {
   pthread_kill(signal_waiter.native_handle(), SIGTERM);
   signal_waiter.join();
 
+  adapter->reset();  // stops the coordinator and compute before storage closes
   tandem::Status closed = (*store)->close();
   if (!closed.is_ok()) {
     spdlog::error("closing storage: {}", closed.message());

@@ -1,12 +1,26 @@
 #include "frontend/adapter/adapter.hpp"
 
 #include <chrono>
+#include <future>
+
+#include <boost/asio/post.hpp>
+
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
 #include "common/eval_context.hpp"
+#include "frontend/adapter/catalog_ops.hpp"
+#include "frontend/adapter/session_catalog.hpp"
 #include "frontend/adapter/session_statements.hpp"
 #include "planner/query_planner.hpp"
+#include "planner/read_planner.hpp"
 
 namespace tandem::frontend {
+namespace asio = boost::asio;
+using asio::awaitable;
+using asio::use_awaitable;
+
 namespace {
 
 // The command word PostgreSQL would use, for "X is not supported" errors.
@@ -38,9 +52,68 @@ Result<std::vector<ColumnType>> param_types_from_oids(std::span<const uint32_t> 
   return types;
 }
 
+catalog::SearchPath path_of(const Session& session) {
+  return search_path_of(session.database(), *session.vars().get("search_path"));
+}
+
+bool runs_on_coordinator(const sql::Statement& s) {
+  return s.as<sql::CreateTable>() || s.as<sql::DropObjects>() || s.as<sql::Insert>();
+}
+
+std::vector<ResultColumn> to_result_columns(const std::vector<planner::OutputColumn>& columns) {
+  std::vector<ResultColumn> out;
+  for (const auto& c : columns) out.push_back({c.name, c.type});
+  return out;
+}
+
+void init_eval_context(EvalContext& ctx, CancelToken& cancel) {
+  // now(): microseconds since 2000-01-01 UTC, fixed for the statement.
+  constexpr int64_t kPostgresEpochUnixMicros = 946684800LL * 1000000;
+  auto now = std::chrono::system_clock::now();
+  ctx.statement_time = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() -
+                       kPostgresEpochUnixMicros;
+  ctx.is_canceled = [&cancel] { return !cancel.check().is_ok(); };
+  ctx.sleep = [&cancel](double seconds) { return cancel.sleep_for(std::chrono::duration<double>(seconds)); };
+}
+
+// Runs `fn` (returning awaitable<Result<T>>) on `executor` and resumes the
+// caller on its own executor with the result.
+template <class T, class Executor, class Fn>
+awaitable<Result<T>> run_on(Executor executor, Fn fn) {
+  std::optional<Result<T>> result;
+  co_await asio::co_spawn(
+      executor, [&]() -> awaitable<void> { result.emplace(co_await fn()); }, use_awaitable);
+  co_return std::move(*result);
+}
+
+// Adapts a callback-style coordinator operation to an awaitable.
+template <class Value, class Start>
+awaitable<Value> await_callback(Start start) {
+  return asio::async_initiate<decltype(use_awaitable), void(Value)>(
+      [start = std::move(start)](auto handler) mutable {
+        auto shared = std::make_shared<decltype(handler)>(std::move(handler));
+        start([shared](Value v) { std::move(*shared)(std::move(v)); });
+      },
+      use_awaitable);
+}
+
 }  // namespace
 
-Adapter::Adapter(storage::DurableStore& store) : store_(store) {}
+Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, CoordinatorOptions options) {
+  std::unique_ptr<Adapter> a(new Adapter());
+  TANDEM_ASSIGN_OR_RETURN(a->catalog_, catalog::Catalog::open(store));
+  TANDEM_ASSIGN_OR_RETURN(a->coordinator_, Coordinator::open(store, options));
+  // Replay on the coordinator thread, which owns the catalog from now on.
+  std::promise<Status> replayed;
+  asio::post(a->coordinator_->executor(), [&] {
+    Engine engine{*a->catalog_, *a->coordinator_};
+    replayed.set_value(replay_catalog(engine));
+  });
+  TANDEM_RETURN_IF_ERROR(replayed.get_future().get());
+  return a;
+}
+
+Adapter::~Adapter() = default;
 
 Result<std::vector<sql::ParsedStatement>> Adapter::parse(std::string_view text) const {
   return sql::parse_statements(text);
@@ -53,19 +126,58 @@ bool Adapter::ends_transaction(const sql::ParsedStatement& statement) {
 Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& session,
                                                                   std::optional<sql::ParsedStatement> statement,
                                                                   std::span<const uint32_t> param_type_oids) {
-  (void)session;
   auto prepared = std::make_shared<PreparedStatement>();
   TANDEM_ASSIGN_OR_RETURN(prepared->param_types, param_types_from_oids(param_type_oids));
   if (!statement) return std::shared_ptr<const PreparedStatement>(std::move(prepared));
   prepared->sql = statement->sql;
   const sql::Statement& s = statement->statement;
+  auto text = [](std::string name) { return ResultColumn{std::move(name), ColumnType{TypeId::kText, -1, false}}; };
 
   if (auto columns = describe_session_statement(s, &prepared->returns_rows)) {
     prepared->result_columns = std::move(*columns);
   } else if (auto* select = s.as<sql::SelectStatement>()) {
-    TANDEM_ASSIGN_OR_RETURN(prepared->plan, planner::plan_query(select->query, prepared->param_types));
+    auto constant = planner::plan_query(select->query, prepared->param_types);
+    if (constant.ok()) {
+      prepared->plan = std::move(*constant);
+      for (const auto& c : prepared->plan->columns) prepared->result_columns.push_back({c.name, c.type});
+    } else if (constant.status().sqlstate() == sqlstate::kFeatureNotSupported) {
+      // Not a constant query: plan it over the catalog to learn its shape
+      // (with NULL parameters); it is planned again per execution.
+      SessionCatalog reader(catalog_->snapshot(), path_of(session));
+      planner::PlanContext ctx;
+      compute::GlobalId scratch = 1;
+      ctx.allocate_id = [&scratch] { return scratch++; };
+      std::vector<ColumnType> types = prepared->param_types;
+      auto plan = planner::plan_read(select->query, reader, types, {}, ctx);
+      if (!plan.ok() && plan.status().sqlstate() == sqlstate::kUndefinedParameter) {
+        std::vector<Datum> nulls(types.size(), Datum::null());
+        types = prepared->param_types;
+        plan = planner::plan_read(select->query, reader, types, nulls, ctx);
+      }
+      if (!plan.ok()) return plan.status();
+      prepared->param_types = std::move(types);
+      prepared->reads_collections = true;
+      prepared->result_columns = to_result_columns(plan->columns);
+    } else {
+      return constant.status();
+    }
     prepared->returns_rows = true;
-    for (const auto& c : prepared->plan->columns) prepared->result_columns.push_back({c.name, c.type});
+  } else if (auto* insert = s.as<sql::Insert>()) {
+    TANDEM_ASSIGN_OR_RETURN(prepared->insert,
+                            bind_insert(*catalog_->snapshot(), path_of(session), *insert, prepared->param_types));
+  } else if (s.as<sql::ShowObjects>()) {
+    prepared->returns_rows = true;
+    prepared->result_columns = {text("name")};
+    if (s.as<sql::ShowObjects>()->kind == sql::ShowObjects::Kind::kObjects) prepared->result_columns.push_back(text("type"));
+  } else if (s.as<sql::ShowCreate>()) {
+    prepared->returns_rows = true;
+    prepared->result_columns = {text("name"), text("create_sql")};
+  } else if (s.as<sql::ShowColumns>()) {
+    prepared->returns_rows = true;
+    prepared->result_columns = {text("name"), ResultColumn{"nullable", ColumnType{TypeId::kBool, -1, false}},
+                                text("type")};
+  } else if (s.as<sql::CreateTable>() || s.as<sql::DropObjects>()) {
+    // Validated when executed, against the catalog as it is then.
   } else if (auto* unsupported = s.as<sql::Unsupported>()) {
     return Status::error(sqlstate::kFeatureNotSupported, unsupported->what + " is not supported");
   } else {
@@ -75,30 +187,10 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
   return std::shared_ptr<const PreparedStatement>(std::move(prepared));
 }
 
-bool Adapter::may_block(const PreparedStatement& statement) const {
-  return statement.plan != nullptr && statement.plan->may_block;
-}
-
-Result<ExecResult> Adapter::execute(Session& session, const PreparedStatement& statement, const Row& params,
-                                    CancelToken& cancel) {
-  if (!statement.parsed) {
-    ExecResult r;
-    r.empty_query = true;
-    return r;
-  }
-  const sql::Statement& s = statement.parsed->statement;
-  if (auto result = execute_session_statement(session, s)) return std::move(*result);
-  if (statement.plan == nullptr) return not_supported_yet(s);
-
+Result<ExecResult> Adapter::execute_constant(const PreparedStatement& statement, const Row& params,
+                                             CancelToken& cancel) {
   EvalContext ctx;
-  // now(): microseconds since 2000-01-01 UTC, fixed for the statement.
-  constexpr int64_t kPostgresEpochUnixMicros = 946684800LL * 1000000;
-  auto now = std::chrono::system_clock::now();
-  ctx.statement_time = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() -
-                       kPostgresEpochUnixMicros;
-  ctx.is_canceled = [&cancel] { return !cancel.check().is_ok(); };
-  ctx.sleep = [&cancel](double seconds) { return cancel.sleep_for(std::chrono::duration<double>(seconds)); };
-
+  init_eval_context(ctx, cancel);
   TANDEM_ASSIGN_OR_RETURN(std::vector<Row> rows, planner::execute_query(*statement.plan, params, ctx));
   TANDEM_RETURN_IF_ERROR(cancel.check());
   ExecResult r;
@@ -107,6 +199,118 @@ Result<ExecResult> Adapter::execute(Session& session, const PreparedStatement& s
   r.tag = "SELECT " + std::to_string(rows.size());
   r.rows = std::move(rows);
   return r;
+}
+
+awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedStatement& statement,
+                                               const Row& params, CancelToken& cancel,
+                                               asio::thread_pool& blocking_pool) {
+  if (!statement.parsed) {
+    ExecResult r;
+    r.empty_query = true;
+    co_return r;
+  }
+  const sql::Statement& s = statement.parsed->statement;
+  if (auto result = execute_session_statement(session, s)) co_return std::move(*result);
+  if (statement.plan != nullptr) {
+    if (!statement.plan->may_block) co_return execute_constant(statement, params, cancel);
+    // Off the I/O thread while it may wait.
+    co_return co_await run_on<ExecResult>(blocking_pool.get_executor(), [&]() -> awaitable<Result<ExecResult>> {
+      co_return execute_constant(statement, params, cancel);
+    });
+  }
+  auto snapshot = catalog_->snapshot();
+  catalog::SearchPath path = path_of(session);
+  if (auto* show = s.as<sql::ShowObjects>()) co_return show_objects(*snapshot, path, *show);
+  if (auto* show = s.as<sql::ShowCreate>()) co_return show_create(*snapshot, path, *show);
+  if (auto* show = s.as<sql::ShowColumns>()) co_return show_columns(*snapshot, path, *show);
+  if (statement.reads_collections || runs_on_coordinator(s)) {
+    co_return co_await run_on<ExecResult>(coordinator_->executor(), [&]() -> awaitable<Result<ExecResult>> {
+      co_return co_await execute_on_coordinator(session, statement, params, cancel);
+    });
+  }
+  co_return not_supported_yet(s);
+}
+
+awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, const PreparedStatement& statement,
+                                                              const Row& params, CancelToken& cancel) {
+  const sql::Statement& s = statement.parsed->statement;
+  catalog::SearchPath path = path_of(session);
+  Engine engine{*catalog_, *coordinator_};
+  if (auto* create = s.as<sql::CreateTable>()) co_return create_table(engine, path, *create);
+  if (auto* drop = s.as<sql::DropObjects>()) co_return drop_objects(engine, path, *drop);
+  if (statement.insert) {
+    EvalContext ctx;
+    init_eval_context(ctx, cancel);
+    auto write = evaluate_insert(*statement.insert, params, ctx);
+    if (!write.ok()) co_return write.status();
+    size_t count = write->updates.size();
+    std::vector<TableWrite> writes;
+    writes.push_back(std::move(*write));
+    Coordinator* coord = coordinator_.get();
+    auto committed = co_await await_callback<std::optional<Status>>([coord, &writes](auto done) {
+      coord->write(std::move(writes), [done](Result<Timestamp> ts) mutable {
+        done(ts.ok() ? std::optional<Status>() : std::optional<Status>(ts.status()));
+      });
+    });
+    if (committed) co_return *committed;
+    ExecResult r;
+    r.tag = "INSERT 0 " + std::to_string(count);
+    co_return r;
+  }
+  if (statement.reads_collections) co_return co_await read_collections(path, statement, params);
+  co_return not_supported_yet(s);
+}
+
+awaitable<Result<ExecResult>> Adapter::read_collections(const catalog::SearchPath& path,
+                                                        const PreparedStatement& statement, const Row& params) {
+  const auto& query = statement.parsed->statement.as<sql::SelectStatement>()->query;
+  // Strict serializable: read at the oracle's read timestamp; compute
+  // answers once the inputs' frontiers pass it.
+  Timestamp as_of = coordinator_->read_ts();
+  SessionCatalog reader(catalog_->snapshot(), path);
+  planner::PlanContext ctx;
+  Coordinator* coord = coordinator_.get();
+  ctx.allocate_id = [coord] { return coord->allocate_transient_id(); };
+  ctx.as_of = as_of;
+  std::vector<ColumnType> types = statement.param_types;
+  RowArena arena;
+  std::vector<Datum> datums = unpack(params.ref(), &arena);
+  auto plan = planner::plan_read(query, reader, types, datums, ctx);
+  if (!plan.ok()) co_return plan.status();
+
+  std::vector<std::pair<Row, Diff>> rows;
+  if (auto* constant = std::get_if<planner::FastPathConstant>(&plan->plan)) {
+    rows = constant->rows;
+  } else {
+    std::optional<compute::DataflowDescription> dataflow;
+    compute::Peek peek;
+    peek.time = as_of;
+    if (auto* df = std::get_if<planner::PeekDataflow>(&plan->plan)) {
+      dataflow = df->desc;
+      peek.target = df->index_id;
+      peek.mfp = compute::MapFilterProject::identity(df->arity);
+    } else {
+      auto& existing = std::get<planner::PeekExisting>(plan->plan);
+      peek.target = existing.index_id;
+      peek.literal_keys = existing.literal_keys;
+      peek.mfp = existing.mfp;
+    }
+    compute::PeekResponse response = co_await await_callback<compute::PeekResponse>(
+        [coord, &dataflow, &peek](auto done) { coord->peek(std::move(dataflow), std::move(peek), std::move(done)); });
+    if (response.kind == compute::PeekResponse::Kind::kError) co_return response.error;
+    if (response.kind == compute::PeekResponse::Kind::kCanceled) {
+      co_return Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request");
+    }
+    rows = std::move(response.rows);
+  }
+  auto finished = plan->finishing.apply(rows);
+  if (!finished.ok()) co_return finished.status();
+  ExecResult r;
+  r.returns_rows = true;
+  r.columns = statement.result_columns;
+  r.tag = "SELECT " + std::to_string(finished->size());
+  r.rows = std::move(*finished);
+  co_return r;
 }
 
 }  // namespace tandem::frontend

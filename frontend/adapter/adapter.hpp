@@ -1,22 +1,30 @@
 #pragma once
 // Adapter: the front half of the coordinator (DESIGN §3). It turns statement
 // text into PreparedStatements (parse, bind, describe) and executes them on
-// behalf of a session: session statements (SET/SHOW/BEGIN...) here, queries
-// through the planner and, later, the compute controller and storage.
+// behalf of a session: session statements here; constant queries on the
+// session's thread (or the blocking pool if they may wait); catalog changes,
+// table writes and reads of collections through the Coordinator's thread,
+// which sequences them against the catalog, storage and compute.
 //
 // Threading: parse/prepare/execute may be called concurrently from many
 // connections' threads; each call touches only its own session plus the
-// adapter's thread-safe shared state.
+// adapter's thread-safe shared state (the published catalog snapshot).
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
 
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include "catalog/catalog.hpp"
 #include "common/row.hpp"
 #include "common/status.hpp"
 #include "frontend/adapter/exec_result.hpp"
 #include "frontend/adapter/prepared_statement.hpp"
+#include "frontend/coord/coordinator.hpp"
 #include "frontend/server/cancel_registry.hpp"
 #include "frontend/session/session.hpp"
 #include "planner/parser/parser.hpp"
@@ -29,7 +37,9 @@ namespace tandem::frontend {
 
 class Adapter {
  public:
-  explicit Adapter(storage::DurableStore& store);
+  // Opens the catalog and the coordinator and replays persisted items.
+  static Result<std::unique_ptr<Adapter>> open(storage::DurableStore& store, CoordinatorOptions options = {});
+  ~Adapter();
 
   // Splits and parses statement text; an empty vector for an empty query.
   Result<std::vector<sql::ParsedStatement>> parse(std::string_view sql) const;
@@ -40,20 +50,29 @@ class Adapter {
                                                            std::optional<sql::ParsedStatement> statement,
                                                            std::span<const uint32_t> param_type_oids);
 
-  // True when executing may wait (pg_sleep, later parked reads): the
-  // connection then runs it off its I/O thread.
-  bool may_block(const PreparedStatement& statement) const;
-
   // Executes with parameter values (one datum per parameter). `cancel` is
-  // checked, and waited through, by anything long.
-  Result<ExecResult> execute(Session& session, const PreparedStatement& statement, const Row& params,
-                             CancelToken& cancel);
+  // checked, and waited through, by anything long. Statements that may wait
+  // run on `blocking_pool`; the coroutine resumes on the caller's executor.
+  boost::asio::awaitable<Result<ExecResult>> execute(Session& session, const PreparedStatement& statement,
+                                                     const Row& params, CancelToken& cancel,
+                                                     boost::asio::thread_pool& blocking_pool);
 
   // COMMIT, ROLLBACK and friends: the statements a failed transaction accepts.
   static bool ends_transaction(const sql::ParsedStatement& statement);
 
+  Coordinator& coordinator() { return *coordinator_; }
+
  private:
-  storage::DurableStore& store_;
+  Adapter() = default;
+  Result<ExecResult> execute_constant(const PreparedStatement& statement, const Row& params, CancelToken& cancel);
+  boost::asio::awaitable<Result<ExecResult>> execute_on_coordinator(Session& session,
+                                                                    const PreparedStatement& statement,
+                                                                    const Row& params, CancelToken& cancel);
+  boost::asio::awaitable<Result<ExecResult>> read_collections(const catalog::SearchPath& path,
+                                                              const PreparedStatement& statement, const Row& params);
+
+  std::unique_ptr<catalog::Catalog> catalog_;
+  std::unique_ptr<Coordinator> coordinator_;
 };
 
 }  // namespace tandem::frontend

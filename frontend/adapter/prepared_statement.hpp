@@ -15,6 +15,7 @@
 #include "common/row.hpp"
 #include "common/types.hpp"
 #include "frontend/adapter/exec_result.hpp"
+#include "frontend/adapter/table_insert.hpp"
 #include "planner/parser/parser.hpp"
 #include "planner/query_plan.hpp"
 
@@ -27,8 +28,13 @@ struct PreparedStatement {
   std::vector<ColumnType> param_types;
   bool returns_rows = false;
   std::vector<ResultColumn> result_columns;
-  // For queries: the plan made at Parse time, executed per Execute.
+  // For constant queries: the plan made at Parse time, executed per Execute.
   std::shared_ptr<const planner::QueryPlan> plan;
+  // For queries over collections: re-planned per execution with the
+  // parameter values, as Materialize does.
+  bool reads_collections = false;
+  // For INSERT: the bound rows.
+  std::shared_ptr<const BoundInsert> insert;
 };
 
 struct Portal {

@@ -18,6 +18,9 @@ Result<std::unique_ptr<Coordinator>> Coordinator::open(storage::DurableStore& du
   TANDEM_RETURN_IF_ERROR(c->shards_->advance_uppers(boot + 1));
   c->oracle_->apply_write(boot);
   c->upper_ = boot + 1;
+  c->compute_->set_response_waker([coord = c.get()] {
+    asio::post(coord->io_, [coord] { coord->drain_compute_responses(); });
+  });
   c->ticker_ = std::make_unique<asio::steady_timer>(c->io_);
   c->schedule_upper_tick();
   c->thread_ = std::thread([io = &c->io_] { io->run(); });
@@ -154,6 +157,32 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
   t.input->advance_to(upper_);
   tables_.emplace(table, std::move(t));
   return Status::ok();
+}
+
+void Coordinator::peek(std::optional<compute::DataflowDescription> dataflow, compute::Peek peek,
+                       std::function<void(compute::PeekResponse)> done) {
+  peek.uuid = next_peek_++;
+  PendingPeek pending;
+  pending.done = std::move(done);
+  if (dataflow) {
+    pending.drop_after = peek.target;
+    compute_->send(compute::CreateDataflow{std::move(*dataflow)});
+  }
+  peeks_.emplace(peek.uuid, std::move(pending));
+  compute_->send(std::move(peek));
+}
+
+void Coordinator::drain_compute_responses() {
+  while (auto response = compute_->try_recv()) {
+    auto* p = std::get_if<compute::PeekResponse>(&*response);
+    if (p == nullptr) continue;  // frontier reports: introspection will use them
+    auto it = peeks_.find(p->uuid);
+    if (it == peeks_.end()) continue;
+    PendingPeek pending = std::move(it->second);
+    peeks_.erase(it);
+    if (pending.drop_after) compute_->send(compute::DropDataflow{*pending.drop_after});
+    pending.done(std::move(*p));
+  }
 }
 
 Status Coordinator::drop_table(compute::GlobalId table) {

@@ -85,6 +85,15 @@ class Coordinator {
   // 23505 when a row would duplicate a unique key, and nothing is written).
   void write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done);
 
+  // Sends `peek` (after `dataflow`, if given: a one-shot dataflow dropped
+  // once the peek is answered) and calls `done` with the response, on the
+  // coordinator thread.
+  void peek(std::optional<compute::DataflowDescription> dataflow, compute::Peek peek,
+            std::function<void(compute::PeekResponse)> done);
+  compute::GlobalId allocate_transient_id() { return next_transient_++; }
+  // A fresh shard id, unique across restarts (a write timestamp).
+  Result<storage::ShardId> allocate_shard_id() { return oracle_->write_ts(); }
+
   compute::Runtime& compute() { return *compute_; }
   storage::ShardStore& shards() { return *shards_; }
 
@@ -93,9 +102,6 @@ class Coordinator {
   void schedule_upper_tick();
   // Moves every table's upper (and compute frontier) to `upper`.
   void advance_all(Timestamp upper);
-
-  // A fresh shard id, unique across restarts (a write timestamp).
-  Result<storage::ShardId> allocate_shard_id() { return oracle_->write_ts(); }
 
   struct Table {
     storage::ShardId shard = 0;
@@ -111,6 +117,17 @@ class Coordinator {
   Status reserve_keys(const std::vector<TableWrite>& writes);
   void release_keys(const std::vector<TableWrite>& writes);
   void count_keys(Table& table, RowRef row, Diff diff);
+  // Runs on the coordinator thread whenever compute has queued responses.
+  void drain_compute_responses();
+
+  struct PendingPeek {
+    std::optional<compute::GlobalId> drop_after;  // one-shot dataflow export
+    std::function<void(compute::PeekResponse)> done;
+  };
+  std::map<compute::PeekId, PendingPeek> peeks_;
+  compute::PeekId next_peek_ = 1;
+  // Transient ids live in their own range (catalog::to_compute_id's tag 2).
+  compute::GlobalId next_transient_ = (compute::GlobalId{2} << 62) + 1;
 
   CoordinatorOptions options_;
   std::unique_ptr<storage::ShardStore> shards_;

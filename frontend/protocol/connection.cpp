@@ -363,20 +363,7 @@ awaitable<Result<ExecResult>> Connection::execute(const PreparedStatement& state
   if (spdlog::should_log(spdlog::level::debug)) {
     spdlog::debug("user {} executes: {}", session_->user(), statement.sql);
   }
-  if (!context_.adapter.may_block(statement)) {
-    co_return context_.adapter.execute(*session_, statement, params, token);
-  }
-  // Off the I/O thread while it may wait; the coroutine resumes on its own
-  // I/O thread to answer.
-  std::optional<Result<ExecResult>> result;
-  co_await asio::co_spawn(
-      context_.blocking_pool,
-      [&]() -> awaitable<void> {
-        result.emplace(context_.adapter.execute(*session_, statement, params, token));
-        co_return;
-      },
-      use_awaitable);
-  co_return std::move(*result);
+  co_return co_await context_.adapter.execute(*session_, statement, params, token, context_.blocking_pool);
 }
 
 awaitable<void> Connection::on_query(std::string_view sql) {

@@ -42,9 +42,9 @@ class Harness {
   Harness()
       : dir_(std::filesystem::temp_directory_path() / ("tandem-conn-test-" + std::to_string(std::random_device{}()))),
         store_(std::move(tandem::storage::DurableStore::open({dir_.string(), false})).value()),
-        adapter_(*store_),
+        adapter_(std::move(Adapter::open(*store_)).value()),
         pool_(2),
-        context_{options_, adapter_, cancels_, pool_, nullptr, counter_, shutting_down_},
+        context_{options_, *adapter_, cancels_, pool_, nullptr, counter_, shutting_down_},
         acceptor_(io_, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)),
         client_(io_) {
     client_.connect(acceptor_.local_endpoint());
@@ -58,6 +58,7 @@ class Harness {
     client_.close(ec);
     thread_.join();
     pool_.join();
+    adapter_.reset();
     store_->close();
     std::filesystem::remove_all(dir_);
   }
@@ -103,7 +104,7 @@ class Harness {
   std::filesystem::path dir_;
   ServerOptions options_;
   std::unique_ptr<tandem::storage::DurableStore> store_;
-  Adapter adapter_;
+  std::unique_ptr<Adapter> adapter_;
   CancelRegistry cancels_;
   asio::thread_pool pool_;
   ConnectionCounter counter_;

@@ -1,0 +1,335 @@
+#include "frontend/adapter/catalog_ops.hpp"
+
+#include <set>
+
+#include "common/func_resolve.hpp"
+#include "planner/binder/expr_binder.hpp"
+#include "planner/parser/parser.hpp"
+#include "planner/parser/printer.hpp"
+
+namespace tandem::frontend {
+namespace {
+
+ColumnType text_type() { return ColumnType{TypeId::kText, -1, false}; }
+
+ExecResult rows_result(std::vector<ResultColumn> columns, std::vector<Row> rows) {
+  ExecResult r;
+  r.returns_rows = true;
+  r.columns = std::move(columns);
+  r.tag = "SELECT " + std::to_string(rows.size());
+  r.rows = std::move(rows);
+  return r;
+}
+
+void add_notices(ExecResult& r, const std::vector<Status>& notices) {
+  for (const Status& n : notices) r.notices.push_back(ResultNotice{ResultNotice::Severity::kNotice, n});
+}
+
+// The schema a CREATE puts a new item in, and its qualified name.
+Result<catalog::QualifiedName> qualify_new(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path,
+                                           const sql::ObjectName& name) {
+  const auto& parts = name.parts;
+  if (parts.empty() || parts.size() > 3) {
+    return Status::error(sqlstate::kSyntaxError, "improper qualified name (too many dotted names)");
+  }
+  catalog::QualifiedName q;
+  q.item = parts.back();
+  if (parts.size() == 1) {
+    q.database = path.database;
+    q.schema = path.schemas.empty() ? catalog::kPublicSchema : path.schemas.front();
+  } else if (parts.size() == 2) {
+    q.database = path.database;
+    q.schema = parts[0];
+  } else {
+    q.database = parts[0];
+    q.schema = parts[1];
+  }
+  std::optional<std::string> db = parts.size() == 3 ? std::optional<std::string>(q.database) : std::nullopt;
+  TANDEM_ASSIGN_OR_RETURN(const catalog::Schema* schema, snapshot.resolve_schema(db, q.schema, path));
+  q.database = schema->database;
+  return q;
+}
+
+// The catalog spec of a table, from its CREATE TABLE statement (also used to
+// re-plan persisted tables at boot). The create_sql names the table fully.
+Result<catalog::ItemSpec> table_spec(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path,
+                                     const sql::CreateTable& create) {
+  if (create.temporary) return Status::error(sqlstate::kFeatureNotSupported, "CREATE TEMPORARY TABLE is not supported");
+  catalog::ItemSpec spec;
+  spec.kind = catalog::ItemKind::kTable;
+  TANDEM_ASSIGN_OR_RETURN(spec.name, qualify_new(snapshot, path, create.name));
+  catalog::TableDetails details;
+  std::set<std::string> seen;
+  for (const auto& col : create.columns) {
+    if (!seen.insert(col.name).second) {
+      return Status::error(sqlstate::kDuplicateColumn, "column \"" + col.name + "\" specified more than once")
+          .with_position(static_cast<int>(col.pos.offset) + 1);
+    }
+    TANDEM_ASSIGN_OR_RETURN(ColumnType type, column_type_of(col.type));
+    catalog::TableColumnInfo info;
+    info.not_null = col.not_null || col.primary_key;
+    type.nullable = !info.not_null;
+    if (col.default_value) {
+      // The default must bind and coerce to the column's type now.
+      std::vector<ColumnType> no_params;
+      planner::Scope scope;
+      planner::ExprBinder binder(scope, &no_params, 0);
+      TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, binder.bind(*col.default_value));
+      auto cast = make_cast(std::move(e), type, CastContext::kAssignment);
+      if (!cast.ok()) return cast.status();
+      info.default_sql = sql::print(*col.default_value);
+    }
+    spec.desc.columns.push_back({col.name, type});
+    details.columns.push_back(info);
+    if (col.primary_key) {
+      if (details.primary_key) {
+        return Status::error(sqlstate::kInvalidTableDefinition,
+                             "multiple primary keys for table \"" + spec.name.item + "\" are not allowed");
+      }
+      details.primary_key = std::vector<size_t>{spec.desc.columns.size() - 1};
+    }
+    if (col.unique) details.unique_keys.push_back({spec.desc.columns.size() - 1});
+  }
+  for (const auto& c : create.constraints) {
+    std::vector<size_t> key;
+    for (const auto& name : c.columns) {
+      auto index = spec.desc.column_index(name);
+      if (!index) {
+        return Status::error(sqlstate::kUndefinedColumn, "column \"" + name + "\" named in key does not exist")
+            .with_position(static_cast<int>(c.pos.offset) + 1);
+      }
+      key.push_back(*index);
+    }
+    if (c.primary_key) {
+      if (details.primary_key) {
+        return Status::error(sqlstate::kInvalidTableDefinition,
+                             "multiple primary keys for table \"" + spec.name.item + "\" are not allowed");
+      }
+      for (size_t i : key) {
+        details.columns[i].not_null = true;
+        spec.desc.columns[i].type.nullable = false;
+      }
+      details.primary_key = key;
+    } else {
+      details.unique_keys.push_back(key);
+    }
+  }
+  if (details.primary_key) spec.desc.keys.push_back(*details.primary_key);
+  for (const auto& k : details.unique_keys) spec.desc.keys.push_back(k);
+  for (auto& k : spec.desc.keys) std::sort(k.begin(), k.end());
+  spec.details = std::move(details);
+  // Persist a self-contained statement: the fully qualified name.
+  sql::CreateTable canonical = create;
+  canonical.name.parts = {spec.name.database, spec.name.schema, spec.name.item};
+  canonical.if_not_exists = false;
+  sql::Statement stmt;
+  stmt.node = std::move(canonical);
+  spec.create_sql = sql::print(stmt);
+  return spec;
+}
+
+// PostgreSQL's constraint names: t_pkey, t_a_key, t_a_b_key.
+std::vector<UniqueKey> unique_keys_of(const catalog::Item& item) {
+  std::vector<UniqueKey> keys;
+  const catalog::TableDetails* t = item.table();
+  if (t == nullptr) return keys;
+  if (t->primary_key) keys.push_back({item.name.item + "_pkey", *t->primary_key});
+  for (const auto& k : t->unique_keys) {
+    std::string name = item.name.item;
+    for (size_t c : k) name += "_" + item.desc.columns[c].name;
+    keys.push_back({name + "_key", k});
+  }
+  return keys;
+}
+
+Result<const catalog::Item*> resolve(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path,
+                                     const sql::ObjectName& name) {
+  return snapshot.resolve_item(partial_name(name), path);
+}
+
+}  // namespace
+
+catalog::SearchPath search_path_of(const std::string& database, const std::string& search_path_var) {
+  catalog::SearchPath path;
+  path.database = database;
+  path.schemas.clear();
+  size_t start = 0;
+  while (start <= search_path_var.size()) {
+    size_t comma = search_path_var.find(',', start);
+    std::string part = search_path_var.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    auto b = part.find_first_not_of(" \t");
+    auto e = part.find_last_not_of(" \t");
+    if (b != std::string::npos) {
+      part = part.substr(b, e - b + 1);
+      if (part.size() >= 2 && part.front() == '"' && part.back() == '"') {
+        part = part.substr(1, part.size() - 2);
+      } else {
+        for (char& c : part) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      }
+      path.schemas.push_back(part);
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return path;
+}
+
+catalog::PartialName partial_name(const sql::ObjectName& name) {
+  catalog::PartialName p;
+  const auto& parts = name.parts;
+  p.item = parts.empty() ? "" : parts.back();
+  if (parts.size() >= 2) p.schema = parts[parts.size() - 2];
+  if (parts.size() >= 3) p.database = parts[parts.size() - 3];
+  return p;
+}
+
+Result<ColumnType> column_type_of(const sql::TypeName& type) {
+  if (type.array_dims > 0) return Status::error(sqlstate::kFeatureNotSupported, "array types are not supported yet");
+  std::string name;
+  for (size_t i = 0; i < type.name.size(); ++i) {
+    if (type.name.size() == 2 && i == 0 && (type.name[0] == "pg_catalog" || type.name[0] == "mz_catalog")) continue;
+    if (!name.empty()) name += ".";
+    name += type.name[i];
+  }
+  return type_from_name(name, type.modifiers);
+}
+
+Result<ExecResult> create_table(Engine& engine, const catalog::SearchPath& path, const sql::CreateTable& create) {
+  TANDEM_ASSIGN_OR_RETURN(catalog::ItemSpec spec, table_spec(*engine.catalog.snapshot(), path, create));
+  TANDEM_ASSIGN_OR_RETURN(storage::ShardId shard, engine.coordinator.allocate_shard_id());
+  std::get<catalog::TableDetails>(spec.details).shard = shard;
+  auto mode = create.if_not_exists ? catalog::CreateMode::kIfNotExists : catalog::CreateMode::kCreate;
+  TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_item(std::move(spec), mode));
+  ExecResult r;
+  r.tag = "CREATE TABLE";
+  add_notices(r, ddl.notices);
+  if (ddl.created_item) {
+    const catalog::Item* item = engine.catalog.state().item(*ddl.created_item);
+    Status opened = engine.coordinator.open_table(catalog::to_compute_id(item->id), shard, unique_keys_of(*item));
+    if (!opened.is_ok()) {
+      std::vector<catalog::ItemId> ids{*ddl.created_item};
+      (void)engine.catalog.drop_items(ids, catalog::DropBehavior::kRestrict);
+      return opened;
+    }
+  }
+  return r;
+}
+
+Result<ExecResult> drop_objects(Engine& engine, const catalog::SearchPath& path, const sql::DropObjects& drop) {
+  static const std::map<sql::ObjectType, std::pair<catalog::ItemKind, const char*>> kinds = {
+      {sql::ObjectType::kTable, {catalog::ItemKind::kTable, "DROP TABLE"}},
+      {sql::ObjectType::kView, {catalog::ItemKind::kView, "DROP VIEW"}},
+      {sql::ObjectType::kMaterializedView, {catalog::ItemKind::kMaterializedView, "DROP MATERIALIZED VIEW"}},
+      {sql::ObjectType::kIndex, {catalog::ItemKind::kIndex, "DROP INDEX"}},
+  };
+  auto kind = kinds.find(drop.type);
+  if (kind == kinds.end()) return Status::error(sqlstate::kFeatureNotSupported, "this DROP is not supported yet");
+  std::vector<catalog::PartialName> names;
+  for (const auto& n : drop.names) names.push_back(partial_name(n));
+  auto behavior = drop.cascade ? catalog::DropBehavior::kCascade : catalog::DropBehavior::kRestrict;
+  TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl,
+                          engine.catalog.drop_objects(kind->second.first, names, drop.if_exists, behavior, path));
+  for (const auto& item : ddl.dropped) {
+    if (item->kind == catalog::ItemKind::kTable) {
+      TANDEM_RETURN_IF_ERROR(engine.coordinator.drop_table(catalog::to_compute_id(item->id)));
+    }
+  }
+  ExecResult r;
+  r.tag = kind->second.second;
+  add_notices(r, ddl.notices);
+  return r;
+}
+
+Status replay_catalog(Engine& engine) {
+  std::vector<catalog::PersistedItem> items = engine.catalog.items_to_replay();
+  for (const auto& persisted : items) {
+    auto parsed = sql::parse_one(persisted.create_sql);
+    if (!parsed.ok()) return parsed.status();
+    catalog::SearchPath path;
+    if (auto* create = parsed->as<sql::CreateTable>()) {
+      TANDEM_ASSIGN_OR_RETURN(catalog::ItemSpec spec, table_spec(*engine.catalog.snapshot(), path, *create));
+      std::get<catalog::TableDetails>(spec.details).shard = persisted.shard.value_or(0);
+      spec.create_sql = persisted.create_sql;
+      TANDEM_ASSIGN_OR_RETURN(catalog::ItemId id, engine.catalog.replay_item(persisted.id, std::move(spec)));
+      const catalog::Item* item = engine.catalog.state().item(id);
+      TANDEM_RETURN_IF_ERROR(
+          engine.coordinator.open_table(catalog::to_compute_id(id), *persisted.shard, unique_keys_of(*item)));
+    } else {
+      return Status::error(sqlstate::kInternalError, "cannot replay catalog item " + persisted.id.to_string() + ": " +
+                                                         persisted.create_sql);
+    }
+  }
+  return Status::ok();
+}
+
+Result<ExecResult> show_objects(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path,
+                                const sql::ShowObjects& show) {
+  using Kind = sql::ShowObjects::Kind;
+  std::optional<catalog::ItemKind> kind;
+  switch (show.kind) {
+    case Kind::kObjects: break;
+    case Kind::kTables: kind = catalog::ItemKind::kTable; break;
+    case Kind::kViews: kind = catalog::ItemKind::kView; break;
+    case Kind::kMaterializedViews: kind = catalog::ItemKind::kMaterializedView; break;
+    case Kind::kIndexes: kind = catalog::ItemKind::kIndex; break;
+    case Kind::kSources: kind = catalog::ItemKind::kSource; break;
+    default:
+      return Status::error(sqlstate::kFeatureNotSupported, "this SHOW is not supported yet");
+  }
+  if (show.where) return Status::error(sqlstate::kFeatureNotSupported, "SHOW ... WHERE is not supported yet");
+  std::optional<std::string> db;
+  std::string schema_name = path.schemas.empty() ? catalog::kPublicSchema : path.schemas.front();
+  if (show.from) {
+    const auto& parts = show.from->parts;
+    schema_name = parts.back();
+    if (parts.size() == 2) db = parts[0];
+  }
+  TANDEM_ASSIGN_OR_RETURN(const catalog::Schema* schema, snapshot.resolve_schema(db, schema_name, path));
+  std::vector<Row> rows;
+  for (const catalog::Item* item : snapshot.items_in_schema(schema->database, schema->name, kind)) {
+    if (show.like) {
+      // LIKE with % and _ (no escapes): enough for SHOW filters.
+      std::function<bool(size_t, size_t)> match = [&](size_t i, size_t j) -> bool {
+        const std::string& p = *show.like;
+        const std::string& s = item->name.item;
+        if (i == p.size()) return j == s.size();
+        if (p[i] == '%') return match(i + 1, j) || (j < s.size() && match(i, j + 1));
+        return j < s.size() && (p[i] == '_' || p[i] == s[j]) && match(i + 1, j + 1);
+      };
+      if (!match(0, 0)) continue;
+    }
+    if (show.kind == Kind::kObjects) {
+      Datum d[] = {Datum::from_string(item->name.item), Datum::from_string(catalog::item_kind_type_name(item->kind))};
+      rows.push_back(Row::pack(d));
+    } else {
+      rows.push_back(Row::pack_one(Datum::from_string(item->name.item)));
+    }
+  }
+  std::vector<ResultColumn> columns{{"name", text_type()}};
+  if (show.kind == Kind::kObjects) columns.push_back({"type", text_type()});
+  return rows_result(std::move(columns), std::move(rows));
+}
+
+Result<ExecResult> show_create(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path,
+                               const sql::ShowCreate& show) {
+  TANDEM_ASSIGN_OR_RETURN(const catalog::Item* item, resolve(snapshot, path, show.name));
+  std::string name = item->name.to_string();
+  Datum d[] = {Datum::from_string(name), Datum::from_string(item->create_sql)};
+  return rows_result({{"name", text_type()}, {"create_sql", text_type()}}, {Row::pack(d)});
+}
+
+Result<ExecResult> show_columns(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path,
+                                const sql::ShowColumns& show) {
+  TANDEM_ASSIGN_OR_RETURN(const catalog::Item* item, resolve(snapshot, path, show.table));
+  std::vector<Row> rows;
+  for (const auto& c : item->desc.columns) {
+    Datum d[] = {Datum::from_string(c.name), Datum::from_bool(c.type.nullable),
+                 Datum::from_string(type_name(c.type.id))};
+    rows.push_back(Row::pack(d));
+  }
+  return rows_result({{"name", text_type()}, {"nullable", ColumnType{TypeId::kBool, -1, false}},
+                      {"type", text_type()}},
+                     std::move(rows));
+}
+
+}  // namespace tandem::frontend

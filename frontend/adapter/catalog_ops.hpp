@@ -1,0 +1,41 @@
+#pragma once
+// Statements that read or change the catalog: CREATE TABLE, DROP, SHOW
+// TABLES/OBJECTS/..., SHOW CREATE, and the boot-time replay of persisted
+// items. They run on the coordinator thread (the catalog's writer) and touch
+// storage and compute through the Coordinator.
+
+#include "catalog/catalog.hpp"
+#include "common/status.hpp"
+#include "frontend/adapter/exec_result.hpp"
+#include "frontend/coord/coordinator.hpp"
+#include "planner/parser/ast.hpp"
+
+namespace tandem::frontend {
+
+struct Engine {
+  catalog::Catalog& catalog;
+  Coordinator& coordinator;
+};
+
+// The session's name-resolution context from its variables.
+catalog::SearchPath search_path_of(const std::string& database, const std::string& search_path_var);
+catalog::PartialName partial_name(const sql::ObjectName& name);
+
+// ---- on the coordinator thread
+Result<ExecResult> create_table(Engine& engine, const catalog::SearchPath& path, const sql::CreateTable& create);
+Result<ExecResult> drop_objects(Engine& engine, const catalog::SearchPath& path, const sql::DropObjects& drop);
+// Re-creates every persisted item at boot, in id order.
+Status replay_catalog(Engine& engine);
+
+// ---- on any thread (they read a catalog snapshot)
+Result<ExecResult> show_objects(const catalog::CatalogSnapshot& catalog, const catalog::SearchPath& path,
+                                const sql::ShowObjects& show);
+Result<ExecResult> show_create(const catalog::CatalogSnapshot& catalog, const catalog::SearchPath& path,
+                               const sql::ShowCreate& show);
+Result<ExecResult> show_columns(const catalog::CatalogSnapshot& catalog, const catalog::SearchPath& path,
+                                const sql::ShowColumns& show);
+
+// Resolves a SQL type name (all PostgreSQL spellings).
+Result<ColumnType> column_type_of(const sql::TypeName& type);
+
+}  // namespace tandem::frontend

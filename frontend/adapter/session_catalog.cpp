@@ -1,0 +1,49 @@
+#include "frontend/adapter/session_catalog.hpp"
+
+#include "planner/parser/parser.hpp"
+#include "planner/parser/printer.hpp"
+
+namespace tandem::frontend {
+
+const planner::CatalogItem* SessionCatalog::resolve(const std::vector<std::string>& name) const {
+  if (name.empty() || name.size() > 3) return nullptr;
+  catalog::PartialName partial;
+  partial.item = name.back();
+  if (name.size() >= 2) partial.schema = name[name.size() - 2];
+  if (name.size() == 3) partial.database = name[0];
+  auto item = snapshot_->resolve_item(partial, path_);
+  if (!item.ok()) return nullptr;
+  const catalog::Item* found = *item;
+  compute::GlobalId id = catalog::to_compute_id(found->id);
+  auto& slot = resolved_[id];
+  if (!slot) {
+    slot = std::make_unique<planner::CatalogItem>();
+    slot->id = id;
+    slot->name = found->name.to_string();
+    slot->desc = found->desc;
+    switch (found->kind) {
+      case catalog::ItemKind::kTable: slot->kind = planner::ItemKind::kTable; break;
+      case catalog::ItemKind::kView: {
+        slot->kind = planner::ItemKind::kView;
+        // The defining query of CREATE VIEW ... AS <query>.
+        auto parsed = sql::parse_one(found->create_sql);
+        if (parsed.ok()) {
+          if (auto* view = parsed->as<sql::CreateView>()) slot->view_sql = sql::print(view->query);
+        }
+        break;
+      }
+      case catalog::ItemKind::kMaterializedView: slot->kind = planner::ItemKind::kMaterializedView; break;
+      case catalog::ItemKind::kIndex: slot->kind = planner::ItemKind::kIndex; break;
+      case catalog::ItemKind::kSource: slot->kind = planner::ItemKind::kSystemRelation; break;
+    }
+  }
+  return slot.get();
+}
+
+std::vector<planner::IndexInfo> SessionCatalog::indexes_on(compute::GlobalId) const {
+  // No index dataflows are installed yet (CREATE INDEX arrives with issue 5's
+  // maintained objects), so reads build peek dataflows over the sources.
+  return {};
+}
+
+}  // namespace tandem::frontend

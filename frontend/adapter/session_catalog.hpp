@@ -1,0 +1,29 @@
+#pragma once
+// SessionCatalog: the planner's CatalogReader (planner/catalog_reader.hpp)
+// over one immutable catalog snapshot and a session's search path. Indexes
+// are reported only when their arrangements exist in compute.
+// Threading: one per planning call; the snapshot it reads is immutable.
+
+#include <map>
+#include <memory>
+
+#include "catalog/catalog_snapshot.hpp"
+#include "planner/catalog_reader.hpp"
+
+namespace tandem::frontend {
+
+class SessionCatalog final : public planner::CatalogReader {
+ public:
+  SessionCatalog(std::shared_ptr<const catalog::CatalogSnapshot> snapshot, catalog::SearchPath path)
+      : snapshot_(std::move(snapshot)), path_(std::move(path)) {}
+
+  const planner::CatalogItem* resolve(const std::vector<std::string>& name) const override;
+  std::vector<planner::IndexInfo> indexes_on(compute::GlobalId id) const override;
+
+ private:
+  std::shared_ptr<const catalog::CatalogSnapshot> snapshot_;
+  catalog::SearchPath path_;
+  mutable std::map<compute::GlobalId, std::unique_ptr<planner::CatalogItem>> resolved_;
+};
+
+}  // namespace tandem::frontend
