@@ -38,6 +38,19 @@ TandemdProcess::TandemdProcess(std::vector<std::string> extra_args) {
   if (::mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
   dir_ = tmpl;
   data_dir_ = dir_ + "/data";
+  start(std::move(extra_args));
+}
+
+TandemdProcess::TandemdProcess(std::vector<std::string> extra_args, std::string data_dir) {
+  char tmpl[] = "/tmp/tandem-test-XXXXXX";
+  if (::mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
+  dir_ = tmpl;
+  data_dir_ = std::move(data_dir);
+  owns_data_dir_ = false;
+  start(std::move(extra_args));
+}
+
+void TandemdProcess::start(std::vector<std::string> extra_args) {
   log_path_ = dir_ + "/tandemd.log";
   for (int attempt = 0; attempt < 5; ++attempt) {
     port_ = free_port();
@@ -75,7 +88,7 @@ TandemdProcess::TandemdProcess(std::vector<std::string> extra_args) {
 TandemdProcess::~TandemdProcess() {
   stop();
   std::error_code ec;
-  std::filesystem::remove_all(dir_, ec);
+  std::filesystem::remove_all(dir_, ec);  // the data directory too, when it is ours
 }
 
 int TandemdProcess::stop() {

@@ -13,11 +13,15 @@ namespace tandem::testing {
 class TandemdProcess {
  public:
   explicit TandemdProcess(std::vector<std::string> extra_args = {});
+  // Serves an existing data directory (e.g. another process's, after it
+  // stopped) instead of a fresh one; the directory is left in place.
+  TandemdProcess(std::vector<std::string> extra_args, std::string data_dir);
   ~TandemdProcess();
   TandemdProcess(const TandemdProcess&) = delete;
   TandemdProcess& operator=(const TandemdProcess&) = delete;
 
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
   // libpq conninfo for `user` (default materialize).
   std::string conninfo(const std::string& user = "materialize") const;
   std::string url(const std::string& user = "materialize") const;
@@ -33,6 +37,8 @@ class TandemdProcess {
   std::string dir_;
   std::string data_dir_;
   std::string log_path_;
+  bool owns_data_dir_ = true;
+  void start(std::vector<std::string> extra_args);
 };
 
 // A port that was free a moment ago (bound to port 0 and released).
