@@ -57,7 +57,8 @@ catalog::SearchPath path_of(const Session& session) {
 }
 
 bool runs_on_coordinator(const sql::Statement& s) {
-  return s.as<sql::CreateTable>() || s.as<sql::DropObjects>() || s.as<sql::Insert>();
+  return s.as<sql::CreateTable>() || s.as<sql::DropObjects>() || s.as<sql::Insert>() || s.as<sql::Update>() ||
+         s.as<sql::Delete>() || s.as<sql::Truncate>();
 }
 
 std::vector<ResultColumn> to_result_columns(const std::vector<planner::OutputColumn>& columns) {
@@ -95,6 +96,27 @@ awaitable<Value> await_callback(Start start) {
         start([shared](Value v) { std::move(*shared)(std::move(v)); });
       },
       use_awaitable);
+}
+
+// Plans a read with NULL parameters to learn its result columns and fix its
+// parameter types (extended in place), as PostgreSQL's Parse does.
+Result<planner::ReadPlan> describe_read(const sql::Query& query, const SessionCatalog& reader,
+                                        std::vector<ColumnType>& param_types) {
+  planner::PlanContext ctx;
+  compute::GlobalId scratch = 1;
+  ctx.allocate_id = [&scratch] { return scratch++; };
+  std::vector<ColumnType> types = param_types;
+  std::vector<Datum> nulls(types.size(), Datum::null());
+  auto plan = planner::plan_read(query, reader, types, nulls, ctx);
+  if (!plan.ok() && plan.status().sqlstate() == sqlstate::kUndefinedParameter) {
+    // Binding found more parameters than were declared: retry with them all.
+    nulls.assign(types.size(), Datum::null());
+    types = param_types;
+    types.resize(nulls.size(), ColumnType{TypeId::kUnknown});
+    plan = planner::plan_read(query, reader, types, nulls, ctx);
+  }
+  if (plan.ok()) param_types = std::move(types);
+  return plan;
 }
 
 }  // namespace
@@ -141,23 +163,12 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
       prepared->plan = std::move(*constant);
       for (const auto& c : prepared->plan->columns) prepared->result_columns.push_back({c.name, c.type});
     } else if (constant.status().sqlstate() == sqlstate::kFeatureNotSupported) {
-      // Not a constant query: plan it over the catalog to learn its shape
-      // (with NULL parameters); it is planned again per execution.
-      SessionCatalog reader(catalog_->snapshot(), path_of(session));
-      planner::PlanContext ctx;
-      compute::GlobalId scratch = 1;
-      ctx.allocate_id = [&scratch] { return scratch++; };
-      std::vector<ColumnType> types = prepared->param_types;
-      auto plan = planner::plan_read(select->query, reader, types, {}, ctx);
-      if (!plan.ok() && plan.status().sqlstate() == sqlstate::kUndefinedParameter) {
-        std::vector<Datum> nulls(types.size(), Datum::null());
-        types = prepared->param_types;
-        plan = planner::plan_read(select->query, reader, types, nulls, ctx);
-      }
-      if (!plan.ok()) return plan.status();
-      prepared->param_types = std::move(types);
+      // Not a constant query: plan it over the catalog to learn its shape;
+      // it is planned again per execution.
+      TANDEM_ASSIGN_OR_RETURN(auto plan, describe_read(select->query, SessionCatalog(catalog_->snapshot(), path_of(session)),
+                                                       prepared->param_types));
       prepared->reads_collections = true;
-      prepared->result_columns = to_result_columns(plan->columns);
+      prepared->result_columns = to_result_columns(plan.columns);
     } else {
       return constant.status();
     }
@@ -165,6 +176,24 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
   } else if (auto* insert = s.as<sql::Insert>()) {
     TANDEM_ASSIGN_OR_RETURN(prepared->insert,
                             bind_insert(*catalog_->snapshot(), path_of(session), *insert, prepared->param_types));
+  } else if (s.as<sql::Update>() || s.as<sql::Delete>() || s.as<sql::Truncate>()) {
+    auto snapshot = catalog_->snapshot();
+    catalog::SearchPath path = path_of(session);
+    if (auto* update = s.as<sql::Update>()) {
+      TANDEM_ASSIGN_OR_RETURN(prepared->modify, bind_update(*snapshot, path, *update, prepared->param_types));
+    } else if (auto* del = s.as<sql::Delete>()) {
+      TANDEM_ASSIGN_OR_RETURN(prepared->modify, bind_delete(*snapshot, path, *del, prepared->param_types));
+    } else {
+      const auto& tables = s.as<sql::Truncate>()->tables;
+      if (tables.size() != 1) {
+        return Status::error(sqlstate::kFeatureNotSupported, "TRUNCATE of several tables is not supported yet");
+      }
+      TANDEM_ASSIGN_OR_RETURN(prepared->modify, bind_truncate(*snapshot, path, tables[0]));
+    }
+    // Plan the read once to type its parameters (it is planned again per execution).
+    TANDEM_ASSIGN_OR_RETURN(auto plan, describe_read(prepared->modify->read, SessionCatalog(snapshot, path),
+                                                     prepared->param_types));
+    (void)plan;
   } else if (s.as<sql::ShowObjects>()) {
     prepared->returns_rows = true;
     prepared->result_columns = {text("name")};
@@ -258,12 +287,43 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
     co_return r;
   }
   if (statement.reads_collections) co_return co_await read_collections(path, statement, params);
+  if (statement.modify) co_return co_await modify_table(path, statement, params, cancel);
   co_return not_supported_yet(s);
 }
 
-awaitable<Result<ExecResult>> Adapter::read_collections(const catalog::SearchPath& path,
-                                                        const PreparedStatement& statement, const Row& params) {
-  const auto& query = statement.parsed->statement.as<sql::SelectStatement>()->query;
+awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& path, const PreparedStatement& statement,
+                                                    const Row& params, CancelToken& cancel) {
+  Coordinator* coord = coordinator_.get();
+  co_await await_callback<bool>([coord](auto granted) { coord->lock_modifications([granted]() mutable { granted(true); }); });
+  struct Unlock {
+    Coordinator* coord;
+    ~Unlock() { coord->unlock_modifications(); }
+  } unlock{coord};
+  auto peeked = co_await peek_query(path, statement.modify->read, statement.param_types, params);
+  if (!peeked.ok()) co_return peeked.status();
+  EvalContext ctx;
+  init_eval_context(ctx, cancel);
+  int64_t affected = 0;
+  auto write = apply_modify(*statement.modify, peeked->rows, params, ctx, &affected);
+  if (!write.ok()) co_return write.status();
+  std::vector<TableWrite> writes;
+  writes.push_back(std::move(*write));
+  auto committed = co_await await_callback<std::optional<Status>>([coord, &writes](auto done) {
+    coord->write(std::move(writes), [done](Result<Timestamp> ts) mutable {
+      done(ts.ok() ? std::optional<Status>() : std::optional<Status>(ts.status()));
+    });
+  });
+  if (committed) co_return *committed;
+  const sql::Statement& s = statement.parsed->statement;
+  ExecResult r;
+  r.tag = s.as<sql::Update>() ? "UPDATE " + std::to_string(affected)
+          : s.as<sql::Truncate>() ? std::string("TRUNCATE TABLE")
+                                  : "DELETE " + std::to_string(affected);
+  co_return r;
+}
+
+awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::SearchPath& path, const sql::Query& query,
+                                                            std::vector<ColumnType> param_types, const Row& params) {
   // Strict serializable: read at the oracle's read timestamp; compute
   // answers once the inputs' frontiers pass it.
   Timestamp as_of = coordinator_->read_ts();
@@ -272,38 +332,46 @@ awaitable<Result<ExecResult>> Adapter::read_collections(const catalog::SearchPat
   Coordinator* coord = coordinator_.get();
   ctx.allocate_id = [coord] { return coord->allocate_transient_id(); };
   ctx.as_of = as_of;
-  std::vector<ColumnType> types = statement.param_types;
   RowArena arena;
   std::vector<Datum> datums = unpack(params.ref(), &arena);
-  auto plan = planner::plan_read(query, reader, types, datums, ctx);
+  auto plan = planner::plan_read(query, reader, param_types, datums, ctx);
   if (!plan.ok()) co_return plan.status();
 
-  std::vector<std::pair<Row, Diff>> rows;
+  PeekedRows out;
+  out.finishing = plan->finishing;
   if (auto* constant = std::get_if<planner::FastPathConstant>(&plan->plan)) {
-    rows = constant->rows;
-  } else {
-    std::optional<compute::DataflowDescription> dataflow;
-    compute::Peek peek;
-    peek.time = as_of;
-    if (auto* df = std::get_if<planner::PeekDataflow>(&plan->plan)) {
-      dataflow = df->desc;
-      peek.target = df->index_id;
-      peek.mfp = compute::MapFilterProject::identity(df->arity);
-    } else {
-      auto& existing = std::get<planner::PeekExisting>(plan->plan);
-      peek.target = existing.index_id;
-      peek.literal_keys = existing.literal_keys;
-      peek.mfp = existing.mfp;
-    }
-    compute::PeekResponse response = co_await await_callback<compute::PeekResponse>(
-        [coord, &dataflow, &peek](auto done) { coord->peek(std::move(dataflow), std::move(peek), std::move(done)); });
-    if (response.kind == compute::PeekResponse::Kind::kError) co_return response.error;
-    if (response.kind == compute::PeekResponse::Kind::kCanceled) {
-      co_return Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request");
-    }
-    rows = std::move(response.rows);
+    out.rows = constant->rows;
+    co_return out;
   }
-  auto finished = plan->finishing.apply(rows);
+  std::optional<compute::DataflowDescription> dataflow;
+  compute::Peek peek;
+  peek.time = as_of;
+  if (auto* df = std::get_if<planner::PeekDataflow>(&plan->plan)) {
+    dataflow = df->desc;
+    peek.target = df->index_id;
+    peek.mfp = compute::MapFilterProject::identity(df->arity);
+  } else {
+    auto& existing = std::get<planner::PeekExisting>(plan->plan);
+    peek.target = existing.index_id;
+    peek.literal_keys = existing.literal_keys;
+    peek.mfp = existing.mfp;
+  }
+  compute::PeekResponse response = co_await await_callback<compute::PeekResponse>(
+      [coord, &dataflow, &peek](auto done) { coord->peek(std::move(dataflow), std::move(peek), std::move(done)); });
+  if (response.kind == compute::PeekResponse::Kind::kError) co_return response.error;
+  if (response.kind == compute::PeekResponse::Kind::kCanceled) {
+    co_return Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request");
+  }
+  out.rows = std::move(response.rows);
+  co_return out;
+}
+
+awaitable<Result<ExecResult>> Adapter::read_collections(const catalog::SearchPath& path,
+                                                        const PreparedStatement& statement, const Row& params) {
+  const auto& query = statement.parsed->statement.as<sql::SelectStatement>()->query;
+  auto peeked = co_await peek_query(path, query, statement.param_types, params);
+  if (!peeked.ok()) co_return peeked.status();
+  auto finished = peeked->finishing.apply(peeked->rows);
   if (!finished.ok()) co_return finished.status();
   ExecResult r;
   r.returns_rows = true;

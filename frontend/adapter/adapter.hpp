@@ -28,6 +28,7 @@
 #include "frontend/server/cancel_registry.hpp"
 #include "frontend/session/session.hpp"
 #include "planner/parser/parser.hpp"
+#include "planner/read_plan.hpp"
 
 namespace tandem::storage {
 class DurableStore;
@@ -70,6 +71,17 @@ class Adapter {
                                                                     const Row& params, CancelToken& cancel);
   boost::asio::awaitable<Result<ExecResult>> read_collections(const catalog::SearchPath& path,
                                                               const PreparedStatement& statement, const Row& params);
+  // Plans `query` at the oracle's read timestamp and peeks its rows (before
+  // finishing, which it returns beside them).
+  struct PeekedRows {
+    std::vector<std::pair<Row, Diff>> rows;
+    planner::Finishing finishing;
+  };
+  boost::asio::awaitable<Result<PeekedRows>> peek_query(const catalog::SearchPath& path, const sql::Query& query,
+                                                        std::vector<ColumnType> param_types, const Row& params);
+  boost::asio::awaitable<Result<ExecResult>> modify_table(const catalog::SearchPath& path,
+                                                          const PreparedStatement& statement, const Row& params,
+                                                          CancelToken& cancel);
 
   std::unique_ptr<catalog::Catalog> catalog_;
   std::unique_ptr<Coordinator> coordinator_;

@@ -16,6 +16,7 @@
 #include "common/types.hpp"
 #include "frontend/adapter/exec_result.hpp"
 #include "frontend/adapter/table_insert.hpp"
+#include "frontend/adapter/table_modify.hpp"
 #include "planner/parser/parser.hpp"
 #include "planner/query_plan.hpp"
 
@@ -35,6 +36,8 @@ struct PreparedStatement {
   bool reads_collections = false;
   // For INSERT: the bound rows.
   std::shared_ptr<const BoundInsert> insert;
+  // For UPDATE, DELETE and TRUNCATE: the read and the new values.
+  std::shared_ptr<const BoundModify> modify;
 };
 
 struct Portal {

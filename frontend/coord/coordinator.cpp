@@ -172,6 +172,25 @@ void Coordinator::peek(std::optional<compute::DataflowDescription> dataflow, com
   compute_->send(std::move(peek));
 }
 
+void Coordinator::lock_modifications(std::function<void()> granted) {
+  if (!modifying_) {
+    modifying_ = true;
+    granted();
+    return;
+  }
+  modify_waiters_.push_back(std::move(granted));
+}
+
+void Coordinator::unlock_modifications() {
+  if (modify_waiters_.empty()) {
+    modifying_ = false;
+    return;
+  }
+  auto next = std::move(modify_waiters_.front());
+  modify_waiters_.pop_front();
+  asio::post(io_, std::move(next));  // still held: handed to the next waiter
+}
+
 void Coordinator::drain_compute_responses() {
   while (auto response = compute_->try_recv()) {
     auto* p = std::get_if<compute::PeekResponse>(&*response);

@@ -17,6 +17,7 @@
 // off the coordinator's path). Completion callbacks of write() run on the
 // coordinator thread.
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -94,6 +95,12 @@ class Coordinator {
   // A fresh shard id, unique across restarts (a write timestamp).
   Result<storage::ShardId> allocate_shard_id() { return oracle_->write_ts(); }
 
+  // Read-then-write statements (UPDATE, DELETE) hold this lock from their
+  // read to their write's completion, so they never interleave. `granted`
+  // runs (on the coordinator thread) once the lock is held.
+  void lock_modifications(std::function<void()> granted);
+  void unlock_modifications();
+
   compute::Runtime& compute() { return *compute_; }
   storage::ShardStore& shards() { return *shards_; }
 
@@ -125,6 +132,8 @@ class Coordinator {
     std::function<void(compute::PeekResponse)> done;
   };
   std::map<compute::PeekId, PendingPeek> peeks_;
+  bool modifying_ = false;
+  std::deque<std::function<void()>> modify_waiters_;
   compute::PeekId next_peek_ = 1;
   // Transient ids live in their own range (catalog::to_compute_id's tag 2).
   compute::GlobalId next_transient_ = (compute::GlobalId{2} << 62) + 1;
