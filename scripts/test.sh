@@ -48,6 +48,28 @@ else
   failed=$((failed + 1))
 fi
 
+# SQLite's sqllogictest corpus (the conformance suite in ../shared/peer-slt),
+# the files tandem passes completely so far. More join in as the planner grows.
+PEER_DIR=""
+for d in "$ROOT/../shared/peer-slt/sqlite" /work/shared/peer-slt/sqlite; do
+  if [ -d "$d" ]; then PEER_DIR=$d; break; fi
+done
+if [ -n "$PEER_DIR" ]; then
+  echo "== SQLite peer sqllogictest files"
+  build/bin/tandem-slt "$PEER_DIR/select1.test" "$PEER_DIR/select2.test" "$PEER_DIR/select3.test" \
+    2>&1 | tee build/peer.log | grep -E '^(/|[0-9]+ passed)'
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' build/peer.log | tail -1)
+  if [ -n "$line" ]; then
+    passed=$((passed + $(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')))
+    failed=$((failed + $(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')))
+  else
+    echo "tandem-slt produced no summary for the peer files"
+    failed=$((failed + 1))
+  fi
+else
+  echo "== SQLite peer files not found (../shared/peer-slt): skipped"
+fi
+
 if [ "${TANDEM_SKIP_TSAN:-0}" != 1 ]; then
   echo "== concurrency tests ([concurrency]) under ThreadSanitizer"
   TSAN_BINARIES=(compute_tests frontend_tests)
