@@ -33,20 +33,26 @@ count_ctest() {
   failed=$((failed + fails))
 }
 
+# Adds the counts of a tandem-slt run (its last line) to the totals.
+count_slt() {
+  local log=$1 line
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+  if [ -z "$line" ]; then
+    echo "tandem-slt produced no summary ($log)"
+    failed=$((failed + 1))
+    return
+  fi
+  passed=$((passed + $(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')))
+  failed=$((failed + $(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')))
+}
+
 echo "== unit and integration tests"
 ctest --test-dir build --output-on-failure -j2 --timeout 300 2>&1 | tee build/ctest.log
 count_ctest build/ctest.log
 
 echo "== sqllogictest"
 build/bin/tandem-slt sqllogic/tests 2>&1 | tee build/slt.log
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' build/slt.log | tail -1)
-if [ -n "$line" ]; then
-  passed=$((passed + $(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')))
-  failed=$((failed + $(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')))
-else
-  echo "tandem-slt produced no summary"
-  failed=$((failed + 1))
-fi
+count_slt build/slt.log
 
 # SQLite's sqllogictest corpus (the conformance suite in ../shared/peer-slt),
 # the files tandem passes completely so far. More join in as the planner grows.
@@ -58,14 +64,7 @@ if [ -n "$PEER_DIR" ]; then
   echo "== SQLite peer sqllogictest files"
   build/bin/tandem-slt "$PEER_DIR/select1.test" "$PEER_DIR/select2.test" "$PEER_DIR/select3.test" \
     2>&1 | tee build/peer.log | grep -E '^(/|[0-9]+ passed)'
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' build/peer.log | tail -1)
-  if [ -n "$line" ]; then
-    passed=$((passed + $(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')))
-    failed=$((failed + $(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')))
-  else
-    echo "tandem-slt produced no summary for the peer files"
-    failed=$((failed + 1))
-  fi
+  count_slt build/peer.log
 else
   echo "== SQLite peer files not found (../shared/peer-slt): skipped"
 fi

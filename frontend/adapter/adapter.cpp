@@ -10,6 +10,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "common/eval_context.hpp"
+#include "common/func_resolve.hpp"
 #include "frontend/adapter/catalog_ops.hpp"
 #include "frontend/adapter/session_catalog.hpp"
 #include "frontend/adapter/session_statements.hpp"
@@ -174,8 +175,30 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
     }
     prepared->returns_rows = true;
   } else if (auto* insert = s.as<sql::Insert>()) {
-    TANDEM_ASSIGN_OR_RETURN(prepared->insert,
-                            bind_insert(*catalog_->snapshot(), path_of(session), *insert, prepared->param_types));
+    auto snapshot = catalog_->snapshot();
+    catalog::SearchPath path = path_of(session);
+    TANDEM_ASSIGN_OR_RETURN(auto bound, bind_insert(*snapshot, path, *insert, prepared->param_types));
+    if (bound->source) {
+      TANDEM_ASSIGN_OR_RETURN(auto plan, describe_read(*bound->source, SessionCatalog(snapshot, path),
+                                                       prepared->param_types));
+      for (size_t i = 0; i < plan.columns.size() && i < bound->targets.size(); ++i) {
+        const ColumnType& from = plan.columns[i].type;
+        const auto& column = bound->desc.columns[bound->targets[i]];
+        if (!from.same_type(column.type) && !can_cast(from.id, column.type.id, CastContext::kAssignment)) {
+          return Status::error(sqlstate::kDatatypeMismatch, "column \"" + column.name + "\" is of type " +
+                                                                format_type(column.type) + " but expression is of type " +
+                                                                format_type(from))
+              .with_hint("You will need to rewrite or cast the expression.");
+        }
+        bound->source_types.push_back(from);
+      }
+      if (plan.columns.size() != bound->targets.size()) {
+        return Status::error(sqlstate::kSyntaxError, plan.columns.size() > bound->targets.size()
+                                                         ? "INSERT has more expressions than target columns"
+                                                         : "INSERT has more target columns than expressions");
+      }
+    }
+    prepared->insert = std::move(bound);
   } else if (s.as<sql::Update>() || s.as<sql::Delete>() || s.as<sql::Truncate>()) {
     auto snapshot = catalog_->snapshot();
     catalog::SearchPath path = path_of(session);
@@ -270,7 +293,17 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
   if (statement.insert) {
     EvalContext ctx;
     init_eval_context(ctx, cancel);
-    auto write = evaluate_insert(*statement.insert, params, ctx);
+    std::optional<Result<TableWrite>> evaluated;
+    if (statement.insert->source) {
+      auto peeked = co_await peek_query(path, *statement.insert->source, statement.param_types, params);
+      if (!peeked.ok()) co_return peeked.status();
+      auto rows = peeked->finishing.apply(peeked->rows);
+      if (!rows.ok()) co_return rows.status();
+      evaluated.emplace(evaluate_insert_select(*statement.insert, *rows, params, ctx));
+    } else {
+      evaluated.emplace(evaluate_insert(*statement.insert, params, ctx));
+    }
+    auto& write = *evaluated;
     if (!write.ok()) co_return write.status();
     size_t count = write->updates.size();
     std::vector<TableWrite> writes;

@@ -17,7 +17,7 @@ Status with_pos(Status s, const sql::Expr& e) {
 
 }  // namespace
 
-Result<std::shared_ptr<const BoundInsert>> bind_insert(const catalog::CatalogSnapshot& snapshot,
+Result<std::shared_ptr<BoundInsert>> bind_insert(const catalog::CatalogSnapshot& snapshot,
                                                        const catalog::SearchPath& path, const sql::Insert& insert,
                                                        std::vector<ColumnType>& param_types) {
   TANDEM_ASSIGN_OR_RETURN(const catalog::Item* item, snapshot.resolve_item(partial_name(insert.table), path));
@@ -79,7 +79,12 @@ Result<std::shared_ptr<const BoundInsert>> bind_insert(const catalog::CatalogSna
     const sql::Query& q = *insert.query;
     auto* values = std::get_if<sql::Values>(&q.body.node);
     if (values == nullptr || !q.order_by.empty() || q.limit || q.offset || !q.ctes.empty()) {
-      return Status::error(sqlstate::kFeatureNotSupported, "INSERT ... SELECT is not supported yet");
+      // INSERT ... SELECT: the adapter plans and runs the query; its output
+      // types are fixed then (source_types) and checked per row here.
+      bound->source = q;
+      bound->targets = targets;
+      bound->defaults = std::move(defaults);
+      return bound;
     }
     for (const auto& r : values->rows) {
       std::vector<const sql::Expr*> row;
@@ -118,7 +123,55 @@ Result<std::shared_ptr<const BoundInsert>> bind_insert(const catalog::CatalogSna
     }
     bound->rows.push_back(std::move(row));
   }
-  return std::shared_ptr<const BoundInsert>(std::move(bound));
+  return bound;
+}
+
+namespace {
+
+Status not_null_error(const BoundInsert& insert, size_t column) {
+  return Status::error(sqlstate::kNotNullViolation, "null value in column \"" + insert.desc.columns[column].name +
+                                                        "\" of relation \"" + insert.table_name +
+                                                        "\" violates not-null constraint");
+}
+
+}  // namespace
+
+Result<TableWrite> evaluate_insert_select(const BoundInsert& insert, const std::vector<Row>& rows, const Row& params,
+                                          EvalContext& ctx) {
+  if (insert.source_types.size() != insert.targets.size()) {
+    return Status::error(sqlstate::kSyntaxError, insert.source_types.size() > insert.targets.size()
+                                                     ? "INSERT has more expressions than target columns"
+                                                     : "INSERT has more target columns than expressions");
+  }
+  RowArena param_arena;
+  std::vector<Datum> param_datums = unpack(params.ref(), &param_arena);
+  std::vector<Datum> defaults;
+  for (const auto& e : insert.defaults) {
+    TANDEM_ASSIGN_OR_RETURN(Datum d, eval(e, param_datums, ctx));
+    defaults.push_back(d);
+  }
+  TableWrite write;
+  write.table = insert.table;
+  RowArena arena;
+  std::vector<Datum> source;
+  for (const Row& row : rows) {
+    unpack_into(row.ref(), &source, &arena);
+    std::vector<Datum> full = defaults;
+    for (size_t i = 0; i < insert.targets.size(); ++i) {
+      size_t column = insert.targets[i];
+      Datum d = source[i];
+      const ColumnType& to = insert.desc.columns[column].type;
+      if (!d.is_null() && !insert.source_types[i].same_type(to)) {
+        TANDEM_ASSIGN_OR_RETURN(d, cast_datum(d, insert.source_types[i], to, false, ctx.arena));
+      }
+      full[column] = d;
+    }
+    for (size_t c = 0; c < full.size(); ++c) {
+      if (full[c].is_null() && insert.not_null[c]) return not_null_error(insert, c);
+    }
+    write.updates.emplace_back(Row::pack(full), 1);
+  }
+  return write;
 }
 
 Result<TableWrite> evaluate_insert(const BoundInsert& insert, const Row& params, EvalContext& ctx) {

@@ -7,6 +7,7 @@
 // Threading: pure over an immutable catalog snapshot.
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "catalog/catalog_snapshot.hpp"
@@ -26,12 +27,22 @@ struct BoundInsert {
   // statement's parameters.
   std::vector<std::vector<ScalarExpr>> rows;
   bool may_block = false;
+  // INSERT ... SELECT: the query whose rows are inserted (into `targets`),
+  // with its output types; `defaults` fill the other columns.
+  std::optional<sql::Query> source;
+  std::vector<ColumnType> source_types;
+  std::vector<size_t> targets;
+  std::vector<ScalarExpr> defaults;
 };
 
-Result<std::shared_ptr<const BoundInsert>> bind_insert(const catalog::CatalogSnapshot& snapshot,
+Result<std::shared_ptr<BoundInsert>> bind_insert(const catalog::CatalogSnapshot& snapshot,
                                                        const catalog::SearchPath& path, const sql::Insert& insert,
                                                        std::vector<ColumnType>& param_types);
 
 Result<TableWrite> evaluate_insert(const BoundInsert& insert, const Row& params, EvalContext& ctx);
+
+// INSERT ... SELECT: the write adding `rows` (the query's result).
+Result<TableWrite> evaluate_insert_select(const BoundInsert& insert, const std::vector<Row>& rows, const Row& params,
+                                          EvalContext& ctx);
 
 }  // namespace tandem::frontend
