@@ -59,7 +59,7 @@ catalog::SearchPath path_of(const Session& session) {
 
 bool runs_on_coordinator(const sql::Statement& s) {
   return s.as<sql::CreateTable>() || s.as<sql::DropObjects>() || s.as<sql::Insert>() || s.as<sql::Update>() ||
-         s.as<sql::Delete>() || s.as<sql::Truncate>();
+         s.as<sql::Delete>() || s.as<sql::Truncate>() || s.as<sql::Copy>();
 }
 
 std::vector<ResultColumn> to_result_columns(const std::vector<planner::OutputColumn>& columns) {
@@ -217,6 +217,44 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
     TANDEM_ASSIGN_OR_RETURN(auto plan, describe_read(prepared->modify->read, SessionCatalog(snapshot, path),
                                                      prepared->param_types));
     (void)plan;
+  } else if (auto* copy = s.as<sql::Copy>()) {
+    auto snapshot = catalog_->snapshot();
+    catalog::SearchPath path = path_of(session);
+    if (copy->subscribe) return Status::error(sqlstate::kFeatureNotSupported, "COPY (SUBSCRIBE ...) is not supported yet");
+    if (copy->direction == sql::Copy::Direction::kFrom) {
+      if (!copy->table) return Status::error(sqlstate::kSyntaxError, "COPY FROM requires a table");
+      TANDEM_ASSIGN_OR_RETURN(prepared->copy_in, bind_copy_in(*snapshot, path, *copy));
+      for (size_t c : prepared->copy_in->target->targets) {
+        const auto& column = prepared->copy_in->target->desc.columns[c];
+        prepared->result_columns.push_back({column.name, column.type});
+      }
+    } else {
+      TANDEM_ASSIGN_OR_RETURN(prepared->copy_out, copy_format_from_options(copy->options));
+      sql::Query query;
+      if (copy->query) {
+        query = *copy->query;
+      } else {
+        // COPY t [(cols)] TO STDOUT reads SELECT cols FROM t.
+        sql::Select select;
+        if (copy->columns.empty()) {
+          sql::Expr star;
+          star.node = sql::Star{};
+          select.projection.push_back({std::move(star), std::nullopt});
+        }
+        for (const auto& c : copy->columns) {
+          sql::Expr col;
+          col.node = sql::ColumnRef{{c}};
+          select.projection.push_back({std::move(col), std::nullopt});
+        }
+        sql::TableRef ref;
+        ref.node = sql::TableName{*copy->table, std::nullopt};
+        select.from.push_back(std::move(ref));
+        query.body.node = std::move(select);
+      }
+      TANDEM_ASSIGN_OR_RETURN(auto plan, describe_read(query, SessionCatalog(snapshot, path), prepared->param_types));
+      prepared->result_columns = to_result_columns(plan.columns);
+      prepared->copy_out_query = std::move(query);
+    }
   } else if (s.as<sql::ShowObjects>()) {
     prepared->returns_rows = true;
     prepared->result_columns = {text("name")};
@@ -321,7 +359,48 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
   }
   if (statement.reads_collections) co_return co_await read_collections(path, statement, params);
   if (statement.modify) co_return co_await modify_table(path, statement, params, cancel);
+  if (statement.copy_in) {
+    ExecResult r;
+    r.copy_in = true;
+    r.columns = statement.result_columns;
+    co_return r;
+  }
+  if (statement.copy_out_query) {
+    auto peeked = co_await peek_query(path, *statement.copy_out_query, statement.param_types, params);
+    if (!peeked.ok()) co_return peeked.status();
+    auto rows = peeked->finishing.apply(peeked->rows);
+    if (!rows.ok()) co_return rows.status();
+    ExecResult r;
+    r.columns = statement.result_columns;
+    r.tag = "COPY " + std::to_string(rows->size());
+    r.rows = std::move(*rows);
+    r.copy_out = *statement.copy_out;
+    co_return r;
+  }
   co_return not_supported_yet(s);
+}
+
+awaitable<Result<ExecResult>> Adapter::copy_in(const PreparedStatement& statement, std::string data,
+                                               CancelToken& cancel) {
+  co_return co_await run_on<ExecResult>(coordinator_->executor(), [&]() -> awaitable<Result<ExecResult>> {
+    EvalContext ctx;
+    init_eval_context(ctx, cancel);
+    size_t count = 0;
+    auto write = evaluate_copy_in(*statement.copy_in, data, ctx, &count);
+    if (!write.ok()) co_return write.status();
+    std::vector<TableWrite> writes;
+    writes.push_back(std::move(*write));
+    Coordinator* coord = coordinator_.get();
+    auto committed = co_await await_callback<std::optional<Status>>([coord, &writes](auto done) {
+      coord->write(std::move(writes), [done](Result<Timestamp> ts) mutable {
+        done(ts.ok() ? std::optional<Status>() : std::optional<Status>(ts.status()));
+      });
+    });
+    if (committed) co_return *committed;
+    ExecResult r;
+    r.tag = "COPY " + std::to_string(count);
+    co_return r;
+  });
 }
 
 awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& path, const PreparedStatement& statement,

@@ -58,6 +58,10 @@ class Adapter {
                                                      const Row& params, CancelToken& cancel,
                                                      boost::asio::thread_pool& blocking_pool);
 
+  // COPY FROM STDIN, at CopyDone: writes the received data to the table.
+  boost::asio::awaitable<Result<ExecResult>> copy_in(const PreparedStatement& statement, std::string data,
+                                                     CancelToken& cancel);
+
   // COMMIT, ROLLBACK and friends: the statements a failed transaction accepts.
   static bool ends_transaction(const sql::ParsedStatement& statement);
 

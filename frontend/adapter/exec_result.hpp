@@ -12,6 +12,9 @@
 #include "common/row.hpp"
 #include "common/status.hpp"
 #include "common/types.hpp"
+#include "frontend/adapter/copy_format.hpp"
+
+#include <optional>
 
 namespace tandem::frontend {
 
@@ -40,6 +43,11 @@ struct ExecResult {
   // ParameterStatus messages to send (reported variables that changed).
   std::vector<std::pair<std::string, std::string>> parameter_changes;
   std::vector<ResultNotice> notices;
+  // COPY ... FROM STDIN: the connection runs the copy-in sub-protocol for
+  // `columns.size()` columns and hands the data to Adapter::copy_in.
+  bool copy_in = false;
+  // COPY ... TO STDOUT: `rows` go out as CopyData lines in this format.
+  std::optional<CopyFormat> copy_out;
 };
 
 }  // namespace tandem::frontend

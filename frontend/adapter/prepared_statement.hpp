@@ -17,6 +17,7 @@
 #include "frontend/adapter/exec_result.hpp"
 #include "frontend/adapter/table_insert.hpp"
 #include "frontend/adapter/table_modify.hpp"
+#include "frontend/adapter/table_copy.hpp"
 #include "planner/parser/parser.hpp"
 #include "planner/query_plan.hpp"
 
@@ -38,6 +39,11 @@ struct PreparedStatement {
   std::shared_ptr<const BoundInsert> insert;
   // For UPDATE, DELETE and TRUNCATE: the read and the new values.
   std::shared_ptr<const BoundModify> modify;
+  // For COPY FROM STDIN: the target and format.
+  std::shared_ptr<const BoundCopyIn> copy_in;
+  // For COPY TO STDOUT: the query read and the output format.
+  std::optional<sql::Query> copy_out_query;
+  std::optional<CopyFormat> copy_out;
 };
 
 struct Portal {

@@ -13,6 +13,7 @@
 #include "frontend/adapter/adapter.hpp"
 #include "frontend/pgwire/scram.hpp"
 #include "frontend/protocol/result_encoder.hpp"
+#include "common/value_io.hpp"
 
 namespace tandem::frontend {
 namespace asio = boost::asio;
@@ -305,7 +306,12 @@ awaitable<void> Connection::serve() {
       continue;
     }
     if (auto* m = std::get_if<pgwire::Query>(&message)) {
-      co_await on_query(m->sql);
+      // Consumed first: a COPY FROM inside reads further messages.
+      std::string sql(m->sql);
+      consume(consumed);
+      co_await on_query(sql);
+      if (out_.size() >= kFlushThreshold) co_await flush();
+      continue;
     } else if (auto* m = std::get_if<pgwire::Parse>(&message)) {
       on_parse(*m);
     } else if (auto* m = std::get_if<pgwire::Bind>(&message)) {
@@ -313,7 +319,13 @@ awaitable<void> Connection::serve() {
     } else if (auto* m = std::get_if<pgwire::Describe>(&message)) {
       on_describe(*m);
     } else if (auto* m = std::get_if<pgwire::Execute>(&message)) {
-      co_await on_execute(*m);
+      pgwire::Execute execute{"", m->max_rows};
+      std::string portal(m->portal);
+      execute.portal = portal;
+      consume(consumed);
+      co_await on_execute(execute);
+      if (out_.size() >= kFlushThreshold) co_await flush();
+      continue;
     } else if (auto* m = std::get_if<pgwire::Close>(&message)) {
       on_close(*m);
     } else if (std::holds_alternative<pgwire::Sync>(message)) {
@@ -396,6 +408,14 @@ awaitable<void> Connection::on_query(std::string_view sql) {
     send_notices_and_parameters(*result);
     if (result->empty_query) {
       writer_.empty_query_response();
+      continue;
+    }
+    if (result->copy_in || result->copy_out) {
+      Status copied = co_await run_copy(**prepared, *result);
+      if (!copied.is_ok()) {
+        report_error(copied, false);
+        break;
+      }
       continue;
     }
     if (result->returns_rows) {
@@ -538,6 +558,11 @@ awaitable<void> Connection::on_execute(const pgwire::Execute& m) {
       co_return;
     }
     send_notices_and_parameters(*result);
+    if (result->copy_in || result->copy_out) {
+      Status copied = co_await run_copy(statement, *result);
+      if (!copied.is_ok()) report_error(copied, true);
+      co_return;
+    }
     it->second.result = std::move(*result);
   }
   Portal& portal = it->second;
@@ -564,6 +589,85 @@ awaitable<void> Connection::on_execute(const pgwire::Execute& m) {
   } else {
     writer_.command_complete(result.tag);
   }
+}
+
+awaitable<Result<std::string>> Connection::read_copy_data() {
+  std::string data;
+  for (;;) {
+    auto r = decoder_.try_decode(pending());
+    if (r.needs_more()) {
+      if (!co_await fill(r.bytes_needed())) {
+        phase_ = Phase::kDone;
+        co_return Status::error(sqlstate::kConnectionException, "connection lost during COPY");
+      }
+      continue;
+    }
+    if (r.is_error()) {
+      fatal(r.status());
+      co_return r.status();
+    }
+    size_t consumed = r.consumed();
+    auto& message = r.message();
+    if (auto* d = std::get_if<pgwire::CopyData>(&message)) {
+      if (data.size() + d->data.size() > context_.options.max_message_size * 16) {
+        consume(consumed);
+        co_return Status::error(sqlstate::kProgramLimitExceeded, "COPY data exceeds the size limit");
+      }
+      data.append(d->data);
+    } else if (std::holds_alternative<pgwire::CopyDone>(message)) {
+      consume(consumed);
+      co_return data;
+    } else if (auto* f = std::get_if<pgwire::CopyFail>(&message)) {
+      std::string reason(f->message);
+      consume(consumed);
+      co_return Status::error(sqlstate::kQueryCanceled, "COPY from stdin failed: " + reason);
+    } else if (std::holds_alternative<pgwire::Terminate>(message)) {
+      phase_ = Phase::kDone;
+      co_return Status::error(sqlstate::kConnectionException, "connection terminated during COPY");
+    } else if (!std::holds_alternative<pgwire::Flush>(message) && !std::holds_alternative<pgwire::Sync>(message)) {
+      consume(consumed);
+      co_return Status::error(sqlstate::kProtocolViolation, "unexpected message type during COPY from stdin");
+    }
+    consume(consumed);
+  }
+}
+
+awaitable<Status> Connection::run_copy(const PreparedStatement& statement, const ExecResult& result) {
+  std::vector<int16_t> formats(result.columns.size(), 0);
+  if (result.copy_out) {
+    writer_.copy_out_response(0, formats);
+    RowArena arena;
+    std::vector<std::optional<std::string>> fields;
+    std::string line;
+    for (const Row& row : result.rows) {
+      RowIter it(row.ref(), &arena);
+      fields.clear();
+      for (size_t c = 0; c < result.columns.size(); ++c) {
+        Datum d = it.done() ? Datum::null() : it.next();
+        if (d.is_null()) {
+          fields.emplace_back(std::nullopt);
+        } else {
+          fields.emplace_back(datum_to_text(d, result.columns[c].type));
+        }
+      }
+      line.clear();
+      format_copy_row(fields, *result.copy_out, &line);
+      writer_.copy_data(line);
+      arena.clear();
+      if (out_.size() >= kFlushThreshold) co_await flush();
+    }
+    writer_.copy_done();
+    writer_.command_complete(result.tag);
+    co_return Status::ok();
+  }
+  writer_.copy_in_response(0, formats);
+  co_await flush();
+  auto data = co_await read_copy_data();
+  if (!data.ok()) co_return data.status();
+  auto done = co_await context_.adapter.copy_in(statement, std::move(*data), *session_->cancel_token());
+  if (!done.ok()) co_return done.status();
+  writer_.command_complete(done->tag);
+  co_return Status::ok();
 }
 
 void Connection::on_close(const pgwire::Close& m) {

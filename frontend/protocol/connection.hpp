@@ -59,6 +59,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void on_describe(const pgwire::Describe& m);
   boost::asio::awaitable<void> on_execute(const pgwire::Execute& m);
   void on_close(const pgwire::Close& m);
+  // COPY TO STDOUT / FROM STDIN after the statement ran.
+  boost::asio::awaitable<Status> run_copy(const PreparedStatement& statement, const ExecResult& result);
+  boost::asio::awaitable<Result<std::string>> read_copy_data();
   void on_sync();
   void ready_for_query();
 

@@ -1,16 +1,17 @@
 #include "planner/optimizer/optimizer.hpp"
 
+#include <algorithm>
 #include <functional>
 
 #include "common/eval.hpp"
 #include "common/eval_context.hpp"
+#include "planner/optimizer/passes.hpp"
 
 namespace tandem::planner {
-namespace {
+namespace passes {
 
 using mir::Rel;
 
-// Applies `f` bottom-up to every node.
 Status bottom_up(Rel& rel, const std::function<Status(Rel&)>& f) {
   Status st;
   mir::for_each_child(rel, [&](Rel& c) {
@@ -19,6 +20,65 @@ Status bottom_up(Rel& rel, const std::function<Status(Rel&)>& f) {
   if (!st.is_ok()) return st;
   return f(rel);
 }
+
+std::vector<size_t> support(const ScalarExpr& e) {
+  std::vector<size_t> out;
+  ScalarExpr probe = e;
+  mir::remap_columns(probe, [&](size_t c) {
+    out.push_back(c);
+    return c;
+  });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::optional<size_t> input_of(const ScalarExpr& e, const std::vector<size_t>& offsets) {
+  auto cols = support(e);
+  if (cols.empty()) return std::nullopt;
+  auto which = [&](size_t c) {
+    return static_cast<size_t>(std::upper_bound(offsets.begin(), offsets.end(), c) - offsets.begin()) - 1;
+  };
+  size_t first = which(cols.front());
+  if (which(cols.back()) != first) return std::nullopt;
+  return first;
+}
+
+std::vector<size_t> input_offsets(const mir::Join& join) {
+  std::vector<size_t> offsets;
+  size_t total = 0;
+  for (const auto& i : join.inputs) {
+    offsets.push_back(total);
+    total += mir::arity(i);
+  }
+  return offsets;
+}
+
+void substitute(ScalarExpr& e, const std::function<std::optional<ScalarExpr>(size_t)>& f) {
+  if (auto* c = std::get_if<ColumnRef>(&e.node)) {
+    if (auto r = f(c->index)) e = std::move(*r);
+    return;
+  }
+  std::visit(
+      [&](auto& n) {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, CallUnary>) {
+          substitute(*n.arg, f);
+        } else if constexpr (std::is_same_v<T, CallBinary>) {
+          substitute(*n.lhs, f);
+          substitute(*n.rhs, f);
+        } else if constexpr (std::is_same_v<T, CallVariadic>) {
+          for (auto& a : n.args) substitute(a, f);
+        } else if constexpr (std::is_same_v<T, IfExpr>) {
+          substitute(*n.cond, f);
+          substitute(*n.then, f);
+          substitute(*n.els, f);
+        }
+      },
+      e.node);
+}
+
+namespace {
 
 // Evaluates a row-wise operator over a constant; false when an expression
 // fails (the error is left to the dataflow, which reports it on read).
@@ -83,6 +143,8 @@ bool fold_rows(Rel& rel) {
   }
   return false;
 }
+
+}  // namespace
 
 Status fold_constants(Rel& root) {
   return bottom_up(root, [](Rel& rel) -> Status {
@@ -158,41 +220,18 @@ Status fuse(Rel& root) {
   });
 }
 
-// The input a column-only expression lies in, or nullopt (constants, mixed).
-std::optional<size_t> input_of(const ScalarExpr& e, const std::vector<size_t>& offsets, size_t total) {
-  std::optional<size_t> input;
-  bool mixed = false, any = false;
-  ScalarExpr probe = e;
-  mir::remap_columns(probe, [&](size_t c) {
-    any = true;
-    size_t i = 0;
-    while (i + 1 < offsets.size() && offsets[i + 1] <= c) ++i;
-    if (c >= total) mixed = true;
-    if (input && *input != i) mixed = true;
-    input = i;
-    return c;
-  });
-  if (!any || mixed) return std::nullopt;
-  return input;
-}
-
 Status join_equivalences(Rel& root) {
   return bottom_up(root, [](Rel& rel) -> Status {
     auto* f = std::get_if<mir::Filter>(&rel.node);
     if (!f) return Status::ok();
     auto* j = std::get_if<mir::Join>(&f->input->node);
     if (!j) return Status::ok();
-    std::vector<size_t> offsets;
-    size_t total = 0;
-    for (const auto& i : j->inputs) {
-      offsets.push_back(total);
-      total += mir::arity(i);
-    }
+    std::vector<size_t> offsets = input_offsets(*j);
     std::vector<ScalarExpr> rest;
     for (auto& p : f->predicates) {
       auto* b = std::get_if<CallBinary>(&p.node);
       if (b && b->func == BinaryFunc::kEq && b->lhs->type().same_type(b->rhs->type())) {
-        auto l = input_of(*b->lhs, offsets, total), r = input_of(*b->rhs, offsets, total);
+        auto l = input_of(*b->lhs, offsets), r = input_of(*b->rhs, offsets);
         if (l && r && *l != *r) {
           j->equivalences.push_back({*b->lhs, *b->rhs});
           continue;
@@ -206,17 +245,27 @@ Status join_equivalences(Rel& root) {
   });
 }
 
+}  // namespace passes
+
+namespace {
+
+using mir::Rel;
+
 struct Pass {
   std::string name;
   Status (*run)(Rel&);
 };
 
-const std::vector<Pass>& passes() {
+const std::vector<Pass>& pass_list() {
   static const std::vector<Pass> kPasses = {
-      {"fuse", fuse},
-      {"fold_constants", fold_constants},
-      {"join_equivalences", join_equivalences},
-      {"fuse_again", fuse},
+      {"fuse", passes::fuse},
+      {"fold_constants", passes::fold_constants},
+      {"join_fusion", passes::join_fusion},
+      {"predicate_pushdown", passes::predicate_pushdown},
+      {"join_equivalences", passes::join_equivalences},
+      {"fuse_again", passes::fuse},
+      {"fold_constants_again", passes::fold_constants},
+      {"join_planning", passes::join_planning},
   };
   return kPasses;
 }
@@ -226,14 +275,14 @@ const std::vector<Pass>& passes() {
 const std::vector<std::string>& optimizer_pass_names() {
   static const std::vector<std::string> kNames = [] {
     std::vector<std::string> n;
-    for (const auto& p : passes()) n.push_back(p.name);
+    for (const auto& p : pass_list()) n.push_back(p.name);
     return n;
   }();
   return kNames;
 }
 
 Result<mir::Rel> optimize(mir::Rel rel, const OptimizerOptions& options, std::vector<PassReport>* report) {
-  for (const auto& pass : passes()) {
+  for (const auto& pass : pass_list()) {
     PassReport r{pass.name, false, {}};
     if (!options.disabled.count(pass.name)) {
       auto start = std::chrono::steady_clock::now();

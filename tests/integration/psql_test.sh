@@ -32,4 +32,24 @@ echo "$err" | grep -q "22003" || fail "expected SQLSTATE 22003: $err"
 err=$(psql -X -At -v VERBOSITY=verbose -c 'SELEC 1' 2>&1 || true)
 echo "$err" | grep -q "42601" || fail "expected SQLSTATE 42601: $err"
 echo "$err" | grep -q "LINE 1: SELEC 1" || fail "expected a position marker: $err"
+# COPY FROM STDIN (text and csv) and COPY TO STDOUT; a bad line names its
+# line and writes nothing.
+printf '1\tone\n2\t\\N\n' >"$WORK/rows.txt"
+printf 'a,b\n3,"x,y"\n4,\n' >"$WORK/rows.csv"
+printf '5\tfive\nx\tbad\n' >"$WORK/bad.txt"
+out=$(psql -X -q -v ON_ERROR_STOP=1 -At <<SQL
+CREATE TABLE c (a int PRIMARY KEY, b text);
+\copy c FROM '$WORK/rows.txt'
+\copy c FROM '$WORK/rows.csv' WITH (FORMAT csv, HEADER)
+COPY c TO STDOUT;
+COPY (SELECT a, b FROM c WHERE a > 2 ORDER BY a) TO STDOUT WITH (FORMAT csv);
+SQL
+) || fail "COPY session failed: $out"
+expected=$'1\tone\n2\t\\N\n3\tx,y\n4\t\\N\n3,"x,y"\n4,'
+[ "$out" == "$expected" ] || fail "unexpected COPY output:\n$out\nexpected:\n$expected"
+err=$(psql -X -At -c "\\copy c FROM '$WORK/bad.txt'" 2>&1 || true)
+echo "$err" | grep -q 'invalid input syntax for type integer: "x"' || fail "expected a COPY error: $err"
+echo "$err" | grep -q 'line 2' || fail "the COPY error should name line 2: $err"
+count=$(psql -X -At -c "SELECT count(*) FROM c")
+[ "$count" == "4" ] || fail "a failed COPY wrote rows: count=$count"
 echo "psql test passed"

@@ -1,0 +1,219 @@
+#include "frontend/adapter/copy_format.hpp"
+
+namespace tandem::frontend {
+namespace {
+
+constexpr const char* kBadCopyFileFormat = "22P04";
+
+Status bad_format(size_t line, const std::string& what) {
+  return Status::error(kBadCopyFileFormat, what).with_detail("COPY line " + std::to_string(line));
+}
+
+std::optional<char> single_char(const sql::OptionValue& v) {
+  if (v.text.size() == 1) return v.text[0];
+  if (v.text == "\\t") return '\t';
+  return std::nullopt;
+}
+
+// Text format: fields separated by the delimiter, backslash escapes.
+Result<CopyRow> parse_text_line(std::string_view line, size_t number, const CopyFormat& f) {
+  CopyRow row;
+  row.line = number;
+  std::string field;
+  std::string raw;  // the field as written, compared with the null string
+  auto finish = [&] {
+    if (raw == f.null_string) {
+      row.fields.emplace_back(std::nullopt);
+    } else {
+      row.fields.emplace_back(field);
+    }
+    field.clear();
+    raw.clear();
+  };
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (c == f.delimiter) {
+      finish();
+      continue;
+    }
+    raw.push_back(c);
+    if (c != '\\') {
+      field.push_back(c);
+      continue;
+    }
+    if (i + 1 >= line.size()) return bad_format(number, "end-of-copy marker corrupt");
+    char e = line[++i];
+    raw.push_back(e);
+    switch (e) {
+      case 'b': field.push_back('\b'); break;
+      case 'f': field.push_back('\f'); break;
+      case 'n': field.push_back('\n'); break;
+      case 'r': field.push_back('\r'); break;
+      case 't': field.push_back('\t'); break;
+      case 'v': field.push_back('\v'); break;
+      default: field.push_back(e); break;
+    }
+  }
+  finish();
+  return row;
+}
+
+}  // namespace
+
+Result<CopyFormat> copy_format_from_options(const std::vector<sql::Option>& options) {
+  CopyFormat f;
+  bool delimiter_set = false, null_set = false;
+  for (const auto& o : options) {
+    if (o.name == "format") {
+      if (o.value.text == "csv") {
+        f.csv = true;
+      } else if (o.value.text != "text") {
+        return Status::error(sqlstate::kFeatureNotSupported, "COPY format \"" + o.value.text + "\" not supported");
+      }
+    } else if (o.name == "header") {
+      f.header = o.value.kind == sql::OptionValue::Kind::kNone || o.value.text == "true" || o.value.text == "on" ||
+                 o.value.text == "1";
+    } else if (o.name == "delimiter") {
+      auto c = single_char(o.value);
+      if (!c) return Status::error(sqlstate::kFeatureNotSupported, "COPY delimiter must be a single one-byte character");
+      f.delimiter = *c;
+      delimiter_set = true;
+    } else if (o.name == "null") {
+      f.null_string = o.value.text;
+      null_set = true;
+    } else if (o.name == "quote") {
+      auto c = single_char(o.value);
+      if (!c) return Status::error(sqlstate::kFeatureNotSupported, "COPY quote must be a single one-byte character");
+      f.quote = *c;
+    } else if (o.name == "escape") {
+      auto c = single_char(o.value);
+      if (!c) return Status::error(sqlstate::kFeatureNotSupported, "COPY escape must be a single one-byte character");
+      f.escape = *c;
+    } else {
+      return Status::error(sqlstate::kFeatureNotSupported, "COPY option \"" + o.name + "\" not supported");
+    }
+  }
+  if (f.csv) {
+    if (!delimiter_set) f.delimiter = ',';
+    if (!null_set) f.null_string = "";
+  } else if (f.header) {
+    return Status::error(sqlstate::kFeatureNotSupported, "COPY HEADER available only in CSV mode");
+  }
+  return f;
+}
+
+Result<std::vector<CopyRow>> parse_copy_data(std::string_view data, const CopyFormat& f) {
+  std::vector<CopyRow> rows;
+  size_t line = 0;
+  size_t pos = 0;
+  bool skip_header = f.header;
+  while (pos < data.size()) {
+    ++line;
+    if (!f.csv) {
+      size_t end = data.find('\n', pos);
+      std::string_view text = data.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+      pos = end == std::string_view::npos ? data.size() : end + 1;
+      if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+      if (text == "\\.") break;
+      TANDEM_ASSIGN_OR_RETURN(CopyRow row, parse_text_line(text, line, f));
+      rows.push_back(std::move(row));
+      continue;
+    }
+    // CSV: quoted fields may span lines; an unquoted field equal to the
+    // null string (by default empty) is NULL, a quoted one never is.
+    CopyRow row;
+    row.line = line;
+    std::string field;
+    bool in_quote = false, any_quote = false, started = false;
+    auto push_field = [&] {
+      if (!any_quote && field == f.null_string) {
+        row.fields.emplace_back(std::nullopt);
+      } else {
+        row.fields.emplace_back(field);
+      }
+      field.clear();
+      any_quote = false;
+    };
+    for (;;) {
+      if (pos >= data.size()) {
+        if (in_quote) return bad_format(line, "unterminated CSV quoted field");
+        if (started) push_field();
+        break;
+      }
+      char c = data[pos++];
+      started = true;
+      if (in_quote) {
+        bool next_is_quote = pos < data.size() && data[pos] == f.quote;
+        if (c == f.escape && next_is_quote) {
+          field.push_back(f.quote);
+          ++pos;
+        } else if (c == f.quote) {
+          in_quote = false;
+        } else {
+          if (c == '\n') ++line;
+          field.push_back(c);
+        }
+      } else if (c == f.quote) {
+        in_quote = true;
+        any_quote = true;
+      } else if (c == f.delimiter) {
+        push_field();
+      } else if (c == '\n') {
+        push_field();
+        break;
+      } else if (c == '\r' && pos < data.size() && data[pos] == '\n') {
+        continue;
+      } else {
+        field.push_back(c);
+      }
+    }
+    if (row.fields.size() == 1 && row.fields[0] && *row.fields[0] == "\\.") break;
+    if (skip_header) {
+      skip_header = false;
+      continue;
+    }
+    if (!row.fields.empty()) rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+void format_copy_row(const std::vector<std::optional<std::string>>& fields, const CopyFormat& f, std::string* out) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) out->push_back(f.delimiter);
+    if (!fields[i]) {
+      out->append(f.null_string);
+      continue;
+    }
+    const std::string& v = *fields[i];
+    if (f.csv) {
+      bool needs_quote = v.empty() || v.find_first_of(std::string{f.delimiter, f.quote, '\n', '\r'}) != std::string::npos;
+      if (!needs_quote) {
+        out->append(v);
+        continue;
+      }
+      out->push_back(f.quote);
+      for (char c : v) {
+        if (c == f.quote) out->push_back(f.escape);
+        out->push_back(c);
+      }
+      out->push_back(f.quote);
+      continue;
+    }
+    for (char c : v) {
+      switch (c) {
+        case '\\': out->append("\\\\"); break;
+        case '\n': out->append("\\n"); break;
+        case '\r': out->append("\\r"); break;
+        case '\t': out->append("\\t"); break;
+        default:
+          if (c == f.delimiter) {
+            out->push_back('\\');
+          }
+          out->push_back(c);
+      }
+    }
+  }
+  out->push_back('\n');
+}
+
+}  // namespace tandem::frontend

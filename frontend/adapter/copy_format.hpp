@@ -1,0 +1,44 @@
+#pragma once
+// COPY's text and CSV formats (PostgreSQL's COPY FROM STDIN / TO STDOUT):
+// splitting the input into rows of fields (with NULL markers and escapes),
+// and formatting result rows. Parsing is pure; errors name the line.
+// Threading: pure functions.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.hpp"
+#include "planner/parser/ast.hpp"
+
+namespace tandem::frontend {
+
+struct CopyFormat {
+  bool csv = false;
+  char delimiter = '\t';
+  std::string null_string = "\\N";
+  bool header = false;
+  char quote = '"';
+  char escape = '"';
+};
+
+// From COPY's WITH (...) options; 0A000/22023 for unknown or bad options.
+Result<CopyFormat> copy_format_from_options(const std::vector<sql::Option>& options);
+
+// One parsed line: fields, nullopt for NULL. `line` is 1-based.
+struct CopyRow {
+  size_t line = 0;
+  std::vector<std::optional<std::string>> fields;
+};
+
+// Splits the whole COPY FROM input (the concatenated CopyData payloads).
+// The text format's `\.` end marker ends the data. Errors: 22P04
+// ("bad copy file format") with the line number.
+Result<std::vector<CopyRow>> parse_copy_data(std::string_view data, const CopyFormat& format);
+
+// Appends one output line (with the trailing newline) for COPY TO.
+void format_copy_row(const std::vector<std::optional<std::string>>& fields, const CopyFormat& format,
+                     std::string* out);
+
+}  // namespace tandem::frontend
