@@ -208,10 +208,11 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
       TANDEM_ASSIGN_OR_RETURN(prepared->modify, bind_delete(*snapshot, path, *del, prepared->param_types));
     } else {
       const auto& tables = s.as<sql::Truncate>()->tables;
-      if (tables.size() != 1) {
-        return Status::error(sqlstate::kFeatureNotSupported, "TRUNCATE of several tables is not supported yet");
-      }
       TANDEM_ASSIGN_OR_RETURN(prepared->modify, bind_truncate(*snapshot, path, tables[0]));
+      for (size_t i = 1; i < tables.size(); ++i) {
+        TANDEM_ASSIGN_OR_RETURN(auto more, bind_truncate(*snapshot, path, tables[i]));
+        prepared->also_truncate.push_back(std::move(more));
+      }
     }
     // Plan the read once to type its parameters (it is planned again per execution).
     TANDEM_ASSIGN_OR_RETURN(auto plan, describe_read(prepared->modify->read, SessionCatalog(snapshot, path),
@@ -411,15 +412,21 @@ awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& p
     Coordinator* coord;
     ~Unlock() { coord->unlock_modifications(); }
   } unlock{coord};
-  auto peeked = co_await peek_query(path, statement.modify->read, statement.param_types, params);
-  if (!peeked.ok()) co_return peeked.status();
   EvalContext ctx;
   init_eval_context(ctx, cancel);
   int64_t affected = 0;
-  auto write = apply_modify(*statement.modify, peeked->rows, params, ctx, &affected);
-  if (!write.ok()) co_return write.status();
   std::vector<TableWrite> writes;
-  writes.push_back(std::move(*write));
+  std::vector<const BoundModify*> targets{statement.modify.get()};
+  for (const auto& more : statement.also_truncate) targets.push_back(more.get());
+  for (const BoundModify* target : targets) {
+    auto peeked = co_await peek_query(path, target->read, statement.param_types, params);
+    if (!peeked.ok()) co_return peeked.status();
+    int64_t n = 0;
+    auto write = apply_modify(*target, peeked->rows, params, ctx, &n);
+    if (!write.ok()) co_return write.status();
+    affected += n;
+    writes.push_back(std::move(*write));
+  }
   auto committed = co_await await_callback<std::optional<Status>>([coord, &writes](auto done) {
     coord->write(std::move(writes), [done](Result<Timestamp> ts) mutable {
       done(ts.ok() ? std::optional<Status>() : std::optional<Status>(ts.status()));

@@ -89,6 +89,8 @@ Result<CopyFormat> copy_format_from_options(const std::vector<sql::Option>& opti
       auto c = single_char(o.value);
       if (!c) return Status::error(sqlstate::kFeatureNotSupported, "COPY escape must be a single one-byte character");
       f.escape = *c;
+    } else if (o.name == "freeze") {
+      // A PostgreSQL storage hint (rows visible as frozen); nothing to do.
     } else {
       return Status::error(sqlstate::kFeatureNotSupported, "COPY option \"" + o.name + "\" not supported");
     }

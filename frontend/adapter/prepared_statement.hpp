@@ -39,6 +39,8 @@ struct PreparedStatement {
   std::shared_ptr<const BoundInsert> insert;
   // For UPDATE, DELETE and TRUNCATE: the read and the new values.
   std::shared_ptr<const BoundModify> modify;
+  // TRUNCATE of further tables (after `modify`), all in one write.
+  std::vector<std::shared_ptr<const BoundModify>> also_truncate;
   // For COPY FROM STDIN: the target and format.
   std::shared_ptr<const BoundCopyIn> copy_in;
   // For COPY TO STDOUT: the query read and the output format.

@@ -7,8 +7,23 @@
 //                       evaluated at plan time; joins with the unit relation
 //                       dropped.
 //   fuse                Project∘Project, Filter∘Filter, Map∘Map merged.
+//   join_fusion         joins nested in join inputs (through Filters and
+//                       Projects: comma joins, JOIN chains) flattened into
+//                       ONE n-ary Join.
+//   predicate_pushdown  each Filter predicate moved as far down as its
+//                       columns allow (into join inputs, through Map,
+//                       Project, Union, Negate, Distinct, Threshold, Reduce
+//                       keys, TopK groups, FlatMap, Let bodies); equalities
+//                       across join inputs become equivalences.
 //   join_equivalences   `a = b` filters over a join, with a and b over
-//                       different inputs, become join equivalences (keys).
+//                       different inputs, become join equivalences (keys);
+//                       only finds work when predicate_pushdown is disabled.
+//   join_planning       the order of each n-ary Join's inputs: greedy from
+//                       the smallest estimated input, connected inputs
+//                       before cross products.
+// Pass order: fuse, fold_constants, join_fusion, predicate_pushdown,
+// join_equivalences, fuse_again, fold_constants_again, join_planning.
+// Each pass lives in its own file (declared in passes.hpp).
 // Threading: pure functions.
 #include <chrono>
 #include <set>

@@ -18,12 +18,10 @@ struct Planner {
   testing::MemoryCatalog catalog;
   Planner() {
     // t1..t9 (aN, bN, cN, dN, eN int), as in sqllogictest's select4.
-    for (int n = 1; n <= 9; ++n) {
+    for (char n = '1'; n <= '9'; ++n) {
       std::vector<catalog::Column> cols;
-      for (const char* c : {"a", "b", "c", "d", "e"}) {
-        cols.push_back({c + std::to_string(n), ColumnType{TypeId::kInt4, -1, true}});
-      }
-      catalog.add(CatalogItem{static_cast<compute::GlobalId>(n), ItemKind::kTable, "t" + std::to_string(n),
+      for (char c : {'a', 'b', 'c', 'd', 'e'}) cols.push_back({std::string{c, n}, ColumnType{TypeId::kInt4, -1, true}});
+      catalog.add(CatalogItem{static_cast<compute::GlobalId>(n - '0'), ItemKind::kTable, std::string{'t', n},
                               catalog::RelationDesc{std::move(cols), {}}, ""});
     }
   }

@@ -49,6 +49,9 @@ struct CreateTable {
   bool temporary = false;
   std::vector<ColumnDef> columns;
   std::vector<TableConstraint> constraints;
+  // WITH (fillfactor = 100, ...): PostgreSQL storage parameters, accepted
+  // and ignored.
+  std::vector<Option> with_options;
   bool operator==(const CreateTable&) const = default;
 };
 

@@ -122,7 +122,11 @@ Result<Statement> Parser::parse_create_table(bool temporary) {
     } while (accept_op(","));
   }
   TANDEM_RETURN_IF_ERROR(expect_op(")"));
-  if (peek_word("with") || peek_word("without")) return unsupported("CREATE TABLE WITH options", pos);
+  if (accept_word("with")) {
+    TANDEM_ASSIGN_OR_RETURN(t.with_options, parse_paren_options(false));
+  } else if (peek_word("without")) {
+    return unsupported("CREATE TABLE WITHOUT OIDS", pos);
+  }
   return make_stmt(pos, std::move(t));
 }
 

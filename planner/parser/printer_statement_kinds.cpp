@@ -111,6 +111,10 @@ void Printer::statement(const Statement& stmt) {
             *this << ")";
           }
           *this << ")";
+          if (!n.with_options.empty()) {
+            *this << " WITH ";
+            options(n.with_options);
+          }
         } else if constexpr (std::is_same_v<T, CreateView>) {
           *this << "CREATE ";
           if (n.or_replace) *this << "OR REPLACE ";

@@ -120,6 +120,7 @@ const char* const kStatements[] = {
     "DISCARD ALL", "DISCARD TEMP", "DISCARD PLANS", "DISCARD SEQUENCES",
     // DDL
     "CREATE TABLE t (a int)",
+    "CREATE TABLE t (tid int NOT NULL, filler char(84)) WITH (fillfactor = 100)",
     "CREATE TABLE IF NOT EXISTS s.t (a int NOT NULL, b text NULL DEFAULT 'x', c numeric(10, 2) "
     "PRIMARY KEY, d varchar(3) UNIQUE, e timestamp with time zone, f int[], "
     "PRIMARY KEY (a, b), CONSTRAINT u1 UNIQUE (c))",

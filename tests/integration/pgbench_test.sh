@@ -18,4 +18,11 @@ for script in select1 param; do
     echo "pgbench $script $mode: $processed transactions"
   done
 done
+# pgbench's own initialization (drop, create, client-side COPY), twice so the
+# drop of existing tables runs too.
+for round in 1 2; do
+  out=$(pgbench -i -I dtg -s 1 2>&1) || fail "pgbench -i round $round: $out"
+done
+[ "$(psql -X -At -c 'SELECT count(*) FROM pgbench_accounts')" == "100000" ] || fail "pgbench_accounts not loaded"
+[ "$(psql -X -At -c 'SELECT count(*) FROM pgbench_tellers')" == "10" ] || fail "pgbench_tellers not loaded"
 echo "pgbench test passed"
