@@ -59,7 +59,8 @@ catalog::SearchPath path_of(const Session& session) {
 
 bool runs_on_coordinator(const sql::Statement& s) {
   return s.as<sql::CreateTable>() || s.as<sql::DropObjects>() || s.as<sql::Insert>() || s.as<sql::Update>() ||
-         s.as<sql::Delete>() || s.as<sql::Truncate>() || s.as<sql::Copy>();
+         s.as<sql::Delete>() || s.as<sql::Truncate>() || s.as<sql::Copy>() || s.as<sql::AlterSystemSet>() ||
+         s.as<sql::AlterSystemReset>();
 }
 
 std::vector<ResultColumn> to_result_columns(const std::vector<planner::OutputColumn>& columns) {
@@ -158,6 +159,14 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
 
   if (auto columns = describe_session_statement(s, &prepared->returns_rows)) {
     prepared->result_columns = std::move(*columns);
+    if (auto* show = s.as<sql::ShowVariable>(); show && !show->all && !SessionVars::find(show->name)) {
+      // A system parameter: its name as written is the column name.
+      auto value = catalog_->snapshot()->system_vars().get(show->name);
+      if (!value.ok()) return value.status();
+      prepared->result_columns = {text(show->name)};
+    }
+  } else if (s.as<sql::AlterSystemSet>() || s.as<sql::AlterSystemReset>()) {
+    // Checked and applied when executed.
   } else if (auto* select = s.as<sql::SelectStatement>()) {
     auto constant = planner::plan_query(select->query, prepared->param_types);
     if (constant.ok()) {
@@ -301,6 +310,16 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     co_return r;
   }
   const sql::Statement& s = statement.parsed->statement;
+  if (auto* show = s.as<sql::ShowVariable>(); show && !show->all && !SessionVars::find(show->name)) {
+    auto value = catalog_->snapshot()->system_vars().get(show->name);
+    if (!value.ok()) co_return value.status();
+    ExecResult r;
+    r.returns_rows = true;
+    r.columns = statement.result_columns;
+    r.rows.push_back(Row::pack_one(Datum::from_string(*value)));
+    r.tag = "SHOW";
+    co_return r;
+  }
   if (auto result = execute_session_statement(session, s)) co_return std::move(*result);
   if (statement.plan != nullptr) {
     if (!statement.plan->may_block) co_return execute_constant(statement, params, cancel);
@@ -328,6 +347,25 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
   catalog::SearchPath path = path_of(session);
   Engine engine{*catalog_, *coordinator_};
   if (auto* create = s.as<sql::CreateTable>()) co_return create_table(engine, path, *create);
+  if (s.as<sql::AlterSystemSet>() || s.as<sql::AlterSystemReset>()) {
+    if (!session.is_superuser()) {
+      co_return Status::error(sqlstate::kInsufficientPrivilege, "permission denied to alter system")
+          .with_detail("You must be the 'mz_system' role");
+    }
+    Status st;
+    if (auto* set = s.as<sql::AlterSystemSet>()) {
+      std::string value;
+      for (size_t i = 0; i < set->values.size(); ++i) value += (i ? ", " : "") + set->values[i].text;
+      st = set->to_default ? catalog_->reset_system_var(set->name) : catalog_->set_system_var(set->name, value);
+    } else {
+      auto* reset = s.as<sql::AlterSystemReset>();
+      st = reset->all ? catalog_->reset_all_system_vars() : catalog_->reset_system_var(reset->name);
+    }
+    if (!st.is_ok()) co_return st;
+    ExecResult r;
+    r.tag = "ALTER SYSTEM";
+    co_return r;
+  }
   if (auto* drop = s.as<sql::DropObjects>()) co_return drop_objects(engine, path, *drop);
   if (statement.insert) {
     EvalContext ctx;
