@@ -63,6 +63,7 @@ done
 if [ -n "$PEER_DIR" ]; then
   echo "== SQLite peer sqllogictest files"
   build/bin/tandem-slt "$PEER_DIR/select1.test" "$PEER_DIR/select2.test" "$PEER_DIR/select3.test" \
+    "$PEER_DIR/select4.test" "$PEER_DIR/select5.test" \
     2>&1 | tee build/peer.log | grep -E '^(/|[0-9]+ passed)'
   count_slt build/peer.log
 else

@@ -6,6 +6,8 @@
 #include "planner/binder/expr_binder.hpp"
 #include "planner/parser/parser.hpp"
 #include "planner/parser/printer.hpp"
+#include "planner/read_planner.hpp"
+#include "frontend/adapter/session_catalog.hpp"
 
 namespace tandem::frontend {
 namespace {
@@ -147,6 +149,64 @@ Result<const catalog::Item*> resolve(const catalog::CatalogSnapshot& snapshot, c
   return snapshot.resolve_item(partial_name(name), path);
 }
 
+// Plans an index's dataflow (exporting `index_id`) as of now.
+Result<compute::DataflowDescription> index_dataflow(Engine& engine, const catalog::SearchPath& path,
+                                                    const sql::CreateIndex& create, compute::GlobalId index_id) {
+  SessionCatalog reader(engine.catalog.snapshot(), path);
+  planner::PlanContext ctx;
+  Coordinator* coord = &engine.coordinator;
+  ctx.allocate_id = [coord] { return coord->allocate_transient_id(); };
+  ctx.as_of = engine.coordinator.read_ts();
+  return planner::plan_index(create, index_id, reader, ctx);
+}
+
+// The catalog spec of an index. `desc` is its planned dataflow (for the key).
+Result<catalog::ItemSpec> index_spec(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path,
+                                     const std::string& cluster_name, const sql::CreateIndex& create,
+                                     const compute::DataflowDescription& desc) {
+  TANDEM_ASSIGN_OR_RETURN(const catalog::Item* on, resolve(snapshot, path, create.on));
+  if (on->kind == catalog::ItemKind::kIndex) {
+    return Status::error(sqlstate::kWrongObjectType, "cannot create an index on index \"" + on->name.item + "\"");
+  }
+  std::string cluster_of = create.in_cluster.empty() ? cluster_name : create.in_cluster;
+  TANDEM_ASSIGN_OR_RETURN(const catalog::Cluster* cluster, snapshot.resolve_cluster(cluster_of));
+  catalog::ItemSpec spec;
+  spec.kind = catalog::ItemKind::kIndex;
+  spec.cluster = cluster->id;
+  spec.dependencies = {on->id};
+  spec.desc = on->desc;
+  catalog::IndexDetails details;
+  details.on = on->id;
+  const auto& key = desc.index_exports.front().key;
+  std::string generated = on->name.item;
+  for (size_t i = 0; i < key.size(); ++i) {
+    catalog::IndexKey k;
+    if (auto* col = std::get_if<ColumnRef>(&key[i].node)) {
+      k.column = col->index;
+      k.sql = sql::quote_ident(on->desc.columns[col->index].name);
+      generated += "_" + on->desc.columns[col->index].name;
+    } else {
+      k.sql = i < create.key_parts.size() ? sql::print(create.key_parts[i]) : print(key[i]);
+      generated += "_expr";
+    }
+    details.keys.push_back(std::move(k));
+  }
+  spec.details = std::move(details);
+  spec.name = on->name;
+  spec.name.item = !create.name.empty() ? create.name : create.default_index ? on->name.item + "_primary_idx"
+                                                                            : generated + "_idx";
+  sql::CreateIndex canonical = create;
+  canonical.name = spec.name.item;
+  canonical.in_cluster = cluster->name;
+  canonical.on.parts = {on->name.database, on->name.schema, on->name.item};
+  if (on->name.database.empty()) canonical.on.parts.erase(canonical.on.parts.begin());
+  canonical.if_not_exists = false;
+  sql::Statement stmt;
+  stmt.node = std::move(canonical);
+  spec.create_sql = sql::print(stmt);
+  return spec;
+}
+
 }  // namespace
 
 catalog::SearchPath search_path_of(const std::string& database, const std::string& search_path_var) {
@@ -215,6 +275,31 @@ Result<ExecResult> create_table(Engine& engine, const catalog::SearchPath& path,
   return r;
 }
 
+Result<ExecResult> create_index(Engine& engine, const catalog::SearchPath& path, const std::string& cluster,
+                                const sql::CreateIndex& create) {
+  if (create.unique) {
+    return Status::error(sqlstate::kFeatureNotSupported, "CREATE UNIQUE INDEX is not supported")
+        .with_hint("Indexes in tandem arrange data for reads; use a PRIMARY KEY or UNIQUE constraint on the table.");
+  }
+  // Plan under a provisional id to learn the key, then create the item and
+  // install the dataflow under the item's id.
+  compute::GlobalId provisional = engine.coordinator.allocate_transient_id();
+  TANDEM_ASSIGN_OR_RETURN(compute::DataflowDescription probe, index_dataflow(engine, path, create, provisional));
+  TANDEM_ASSIGN_OR_RETURN(catalog::ItemSpec spec, index_spec(*engine.catalog.snapshot(), path, cluster, create, probe));
+  auto mode = create.if_not_exists ? catalog::CreateMode::kIfNotExists : catalog::CreateMode::kCreate;
+  TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_item(std::move(spec), mode));
+  ExecResult r;
+  r.tag = "CREATE INDEX";
+  add_notices(r, ddl.notices);
+  if (ddl.created_item) {
+    compute::GlobalId id = catalog::to_compute_id(*ddl.created_item);
+    compute::DataflowDescription desc = std::move(probe);
+    desc.index_exports.front().index_id = id;
+    engine.coordinator.compute().send(compute::CreateDataflow{std::move(desc)});
+  }
+  return r;
+}
+
 Result<ExecResult> drop_objects(Engine& engine, const catalog::SearchPath& path, const sql::DropObjects& drop) {
   static const std::map<sql::ObjectType, std::pair<catalog::ItemKind, const char*>> kinds = {
       {sql::ObjectType::kTable, {catalog::ItemKind::kTable, "DROP TABLE"}},
@@ -230,7 +315,9 @@ Result<ExecResult> drop_objects(Engine& engine, const catalog::SearchPath& path,
   TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl,
                           engine.catalog.drop_objects(kind->second.first, names, drop.if_exists, behavior, path));
   for (const auto& item : ddl.dropped) {
-    if (item->kind == catalog::ItemKind::kTable) {
+    if (item->kind == catalog::ItemKind::kIndex) {
+      engine.coordinator.compute().send(compute::DropDataflow{catalog::to_compute_id(item->id)});
+    } else if (item->kind == catalog::ItemKind::kTable) {
       TANDEM_RETURN_IF_ERROR(engine.coordinator.drop_table(catalog::to_compute_id(item->id)));
     }
   }
@@ -254,6 +341,15 @@ Status replay_catalog(Engine& engine) {
       const catalog::Item* item = engine.catalog.state().item(id);
       TANDEM_RETURN_IF_ERROR(
           engine.coordinator.open_table(catalog::to_compute_id(id), *persisted.shard, unique_keys_of(*item)));
+    } else if (auto* index = parsed->as<sql::CreateIndex>()) {
+      compute::GlobalId id = catalog::to_compute_id(persisted.id);
+      TANDEM_ASSIGN_OR_RETURN(compute::DataflowDescription desc, index_dataflow(engine, path, *index, id));
+      TANDEM_ASSIGN_OR_RETURN(catalog::ItemSpec spec,
+                              index_spec(*engine.catalog.snapshot(), path, index->in_cluster, *index, desc));
+      spec.create_sql = persisted.create_sql;
+      auto replayed = engine.catalog.replay_item(persisted.id, std::move(spec));
+      if (!replayed.ok()) return replayed.status();
+      engine.coordinator.compute().send(compute::CreateDataflow{std::move(desc)});
     } else {
       return Status::error(sqlstate::kInternalError, "cannot replay catalog item " + persisted.id.to_string() + ": " +
                                                          persisted.create_sql);

@@ -24,6 +24,11 @@ catalog::PartialName partial_name(const sql::ObjectName& name);
 // ---- on the coordinator thread
 Result<ExecResult> create_table(Engine& engine, const catalog::SearchPath& path, const sql::CreateTable& create);
 Result<ExecResult> drop_objects(Engine& engine, const catalog::SearchPath& path, const sql::DropObjects& drop);
+// CREATE [DEFAULT] INDEX: the catalog item and its dataflow, built at the
+// oracle's read timestamp on the cluster's runtime. `cluster` is the
+// session's cluster (IN CLUSTER overrides it).
+Result<ExecResult> create_index(Engine& engine, const catalog::SearchPath& path, const std::string& cluster,
+                                const sql::CreateIndex& create);
 // Re-creates every persisted item at boot, in id order.
 Status replay_catalog(Engine& engine);
 

@@ -40,10 +40,29 @@ const planner::CatalogItem* SessionCatalog::resolve(const std::vector<std::strin
   return slot.get();
 }
 
-std::vector<planner::IndexInfo> SessionCatalog::indexes_on(compute::GlobalId) const {
-  // No index dataflows are installed yet (CREATE INDEX arrives with issue 5's
-  // maintained objects), so reads build peek dataflows over the sources.
-  return {};
+std::vector<planner::IndexInfo> SessionCatalog::indexes_on(compute::GlobalId id) const {
+  std::vector<planner::IndexInfo> out;
+  const catalog::Item* item = snapshot_->item(catalog::item_id_from_compute(id));
+  if (item == nullptr) return out;
+  for (const catalog::Item* index : snapshot_->indexes_on(item->id)) {
+    const catalog::IndexDetails* details = index->index();
+    if (details == nullptr) continue;
+    planner::IndexInfo info;
+    info.index_id = catalog::to_compute_id(index->id);
+    info.name = index->name.to_string();
+    bool plain = true;
+    for (const auto& key : details->keys) {
+      // Expression keys are not offered to the planner yet: such an index
+      // is still maintained, reads just do not use it.
+      if (!key.column) {
+        plain = false;
+        break;
+      }
+      info.key.push_back(ScalarExpr::column(*key.column, item->desc.columns[*key.column].type));
+    }
+    if (plain) out.push_back(std::move(info));
+  }
+  return out;
 }
 
 }  // namespace tandem::frontend
