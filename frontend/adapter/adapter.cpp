@@ -269,7 +269,11 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
   } else if (s.as<sql::ShowObjects>()) {
     prepared->returns_rows = true;
     prepared->result_columns = {text("name")};
-    if (s.as<sql::ShowObjects>()->kind == sql::ShowObjects::Kind::kObjects) prepared->result_columns.push_back(text("type"));
+    auto kind = s.as<sql::ShowObjects>()->kind;
+    if (kind == sql::ShowObjects::Kind::kObjects) prepared->result_columns.push_back(text("type"));
+    if (kind == sql::ShowObjects::Kind::kIndexes) {
+      for (const char* c : {"on", "cluster", "key"}) prepared->result_columns.push_back(text(c));
+    }
   } else if (s.as<sql::ShowCreate>()) {
     prepared->returns_rows = true;
     prepared->result_columns = {text("name"), text("create_sql")};

@@ -397,12 +397,32 @@ Result<ExecResult> show_objects(const catalog::CatalogSnapshot& snapshot, const 
     if (show.kind == Kind::kObjects) {
       Datum d[] = {Datum::from_string(item->name.item), Datum::from_string(catalog::item_kind_type_name(item->kind))};
       rows.push_back(Row::pack(d));
+    } else if (show.kind == Kind::kIndexes) {
+      // Materialize's columns: name | on | cluster | key.
+      const catalog::IndexDetails* details = item->index();
+      const catalog::Item* on = details ? snapshot.item(details->on) : nullptr;
+      if (on == nullptr) continue;
+      if (show.on && on->name.item != show.on->parts.back()) continue;
+      const catalog::Cluster* cluster = item->cluster ? snapshot.cluster(*item->cluster) : nullptr;
+      if (!show.in_cluster.empty() && (cluster == nullptr || cluster->name != show.in_cluster)) continue;
+      std::string key = "{";
+      for (size_t i = 0; i < details->keys.size(); ++i) key += (i ? "," : "") + details->keys[i].sql;
+      key += "}";
+      std::string cluster_name = cluster ? cluster->name : "";
+      Datum d[] = {Datum::from_string(item->name.item), Datum::from_string(on->name.item),
+                   Datum::from_string(cluster_name), Datum::from_string(key)};
+      rows.push_back(Row::pack(d));
     } else {
       rows.push_back(Row::pack_one(Datum::from_string(item->name.item)));
     }
   }
   std::vector<ResultColumn> columns{{"name", text_type()}};
   if (show.kind == Kind::kObjects) columns.push_back({"type", text_type()});
+  if (show.kind == Kind::kIndexes) {
+    columns.push_back({"on", text_type()});
+    columns.push_back({"cluster", text_type()});
+    columns.push_back({"key", text_type()});
+  }
   return rows_result(std::move(columns), std::move(rows));
 }
 
