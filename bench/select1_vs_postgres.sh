@@ -8,34 +8,8 @@
 # Needs build/bin/tandemd (bash scripts/build.sh) and the postgresql package.
 # Run as root (PostgreSQL's initdb runs as the postgres user) or as a user
 # that can run initdb directly.
-set -euo pipefail
-cd "$(dirname "$0")/.."
 SECONDS_PER_RUN=${1:-10}
-TANDEMD=build/bin/tandemd
-[ -x "$TANDEMD" ] || { echo "build tandemd first: bash scripts/build.sh"; exit 1; }
-PGBIN=$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
-[ -x "$PGBIN/initdb" ] || PGBIN=/usr/lib/postgresql/15/bin
-
-WORK=$(mktemp -d /tmp/tandem-bench-XXXXXX)
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-PG_PORT=$(free_port)
-TD_PORT=$(free_port)
-
-as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-[ "$(id -u)" -eq 0 ] && chown postgres: "$WORK"
-as_pg "$PGBIN/initdb" -D "$WORK/pg" -A trust -U postgres >/dev/null
-as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg.log" -w \
-  -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$WORK" start >/dev/null
-"$TANDEMD" --listen 127.0.0.1:$TD_PORT --data-dir "$WORK/td" --log-level warn >"$WORK/td.log" 2>&1 &
-TD_PID=$!
-cleanup() {
-  kill -TERM $TD_PID 2>/dev/null || true
-  wait $TD_PID 2>/dev/null || true
-  as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -m fast -w stop >/dev/null 2>&1 || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-for _ in $(seq 1 200); do pg_isready -q -h 127.0.0.1 -p $TD_PORT && break; sleep 0.05; done
+source "$(dirname "$0")/lib.sh"
 
 echo "SELECT 1;" >"$WORK/select1.sql"
 chmod 644 "$WORK/select1.sql"

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Write throughput, tandemd vs a throwaway PostgreSQL 15, side by side in one
+# run: one-row INSERT commits/s (pgbench, 1 and 4 clients; both servers sync
+# their log before acknowledging: PostgreSQL's default fsync/synchronous_commit
+# and tandem's default --durability strict), and COPY FROM STDIN of N rows
+# (client-side, psql \copy).
+#
+#   bash bench/writes_vs_postgres.sh [SECONDS_PER_RUN] [COPY_ROWS]   (defaults 10, 1000000)
+SECONDS_PER_RUN=${1:-10}
+COPY_ROWS=${2:-1000000}
+source "$(dirname "$0")/lib.sh"
+
+for sql in pg_sql td_sql; do
+  $sql "CREATE TABLE ins (id bigint, payload text)"
+  $sql "CREATE TABLE cp (id bigint, a int, b text)"
+done
+cat >"$WORK/insert.sql" <<'SQL'
+\set id random(1, 1000000000)
+INSERT INTO ins VALUES (:id, 'payload');
+SQL
+chmod 644 "$WORK/insert.sql"
+
+run() {  # PORT USER DB CLIENTS -> tps
+  pgbench -n -h 127.0.0.1 -p "$1" -U "$2" -f "$WORK/insert.sql" -M prepared -c "$4" -j "$4" \
+    -T "$SECONDS_PER_RUN" "$3" 2>&1 | sed -n 's/^tps = \([0-9.]*\).*/\1/p'
+}
+printf "%-28s %14s %14s %8s\n" benchmark postgres tandem ratio
+for clients in 1 4; do
+  pg=$(run $PG_PORT postgres postgres $clients)
+  td=$(run $TD_PORT materialize materialize $clients)
+  printf "%-28s %14.0f %14.0f %7.2fx\n" "insert commits/s, $clients client(s)" "$pg" "$td" \
+    "$(python3 -c "print($td/$pg)")"
+done
+
+python3 -c "
+import sys
+with open('$WORK/copy.txt', 'w') as f:
+    for i in range($COPY_ROWS):
+        f.write(f'{i}\t{i % 1000}\trow number {i}\n')
+"
+chmod 644 "$WORK/copy.txt"
+copy_rate() {  # PORT USER DB -> rows/s
+  local start end
+  start=$(date +%s.%N)
+  psql -X -q -h 127.0.0.1 -p "$1" -U "$2" "$3" -c "\\copy cp FROM '$WORK/copy.txt'" >/dev/null
+  end=$(date +%s.%N)
+  python3 -c "print($COPY_ROWS / ($end - $start))"
+}
+pg=$(copy_rate $PG_PORT postgres postgres)
+td=$(copy_rate $TD_PORT materialize materialize)
+printf "%-28s %14.0f %14.0f %7.2fx\n" "COPY FROM STDIN rows/s" "$pg" "$td" "$(python3 -c "print($td/$pg)")"
+[ "$(td_sql 'SELECT count(*) FROM cp')" == "$COPY_ROWS" ] || { echo "tandem lost COPY rows"; exit 1; }
