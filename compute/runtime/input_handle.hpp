@@ -30,6 +30,8 @@ class InputHandle {
 
   // REQUIRES time >= frontier().
   void send(Row row, Timestamp time, Diff diff);
+  // Many updates at once. REQUIRES every time >= frontier().
+  void send_batch(std::vector<Update> updates);
   // REQUIRES frontier >= frontier(). Publishes and wakes workers.
   void advance_to(Timestamp frontier);
   Timestamp frontier() const;

@@ -15,47 +15,56 @@ std::optional<char> single_char(const sql::OptionValue& v) {
   return std::nullopt;
 }
 
-// Text format: fields separated by the delimiter, backslash escapes.
-Result<CopyRow> parse_text_line(std::string_view line, size_t number, const CopyFormat& f) {
-  CopyRow row;
-  row.line = number;
-  std::string field;
-  std::string raw;  // the field as written, compared with the null string
-  auto finish = [&] {
+// Text format: fields separated by the delimiter, backslash escapes. Fields
+// without escapes are views of `line`; unescaped ones are appended to
+// `scratch`, which REQUIRES capacity for the whole line (no reallocation, so
+// earlier views stay valid).
+Status split_text_line(std::string_view line, size_t number, const CopyFormat& f, std::string& scratch,
+                       std::vector<std::optional<std::string_view>>& fields) {
+  fields.clear();
+  size_t start = 0;
+  while (true) {
+    size_t end = start;
+    bool escaped = false;
+    while (end < line.size() && line[end] != f.delimiter) {
+      if (line[end] == '\\') {
+        escaped = true;
+        if (end + 1 >= line.size()) return bad_format(number, "end-of-copy marker corrupt");
+        end += 2;
+        continue;
+      }
+      ++end;
+    }
+    std::string_view raw = line.substr(start, end - start);
     if (raw == f.null_string) {
-      row.fields.emplace_back(std::nullopt);
+      fields.emplace_back(std::nullopt);
+    } else if (!escaped) {
+      fields.emplace_back(raw);
     } else {
-      row.fields.emplace_back(field);
+      size_t at = scratch.size();
+      for (size_t i = 0; i < raw.size(); ++i) {
+        char c = raw[i];
+        if (c != '\\') {
+          scratch.push_back(c);
+          continue;
+        }
+        char e = raw[++i];
+        switch (e) {
+          case 'b': scratch.push_back('\b'); break;
+          case 'f': scratch.push_back('\f'); break;
+          case 'n': scratch.push_back('\n'); break;
+          case 'r': scratch.push_back('\r'); break;
+          case 't': scratch.push_back('\t'); break;
+          case 'v': scratch.push_back('\v'); break;
+          default: scratch.push_back(e); break;
+        }
+      }
+      fields.emplace_back(std::string_view(scratch).substr(at));
     }
-    field.clear();
-    raw.clear();
-  };
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (c == f.delimiter) {
-      finish();
-      continue;
-    }
-    raw.push_back(c);
-    if (c != '\\') {
-      field.push_back(c);
-      continue;
-    }
-    if (i + 1 >= line.size()) return bad_format(number, "end-of-copy marker corrupt");
-    char e = line[++i];
-    raw.push_back(e);
-    switch (e) {
-      case 'b': field.push_back('\b'); break;
-      case 'f': field.push_back('\f'); break;
-      case 'n': field.push_back('\n'); break;
-      case 'r': field.push_back('\r'); break;
-      case 't': field.push_back('\t'); break;
-      case 'v': field.push_back('\v'); break;
-      default: field.push_back(e); break;
-    }
+    if (end >= line.size()) break;
+    start = end + 1;
   }
-  finish();
-  return row;
+  return Status::ok();
 }
 
 }  // namespace
@@ -104,36 +113,43 @@ Result<CopyFormat> copy_format_from_options(const std::vector<sql::Option>& opti
   return f;
 }
 
-Result<std::vector<CopyRow>> parse_copy_data(std::string_view data, const CopyFormat& f) {
-  std::vector<CopyRow> rows;
+Status for_each_copy_row(std::string_view data, const CopyFormat& f, const CopyRowFn& fn) {
   size_t line = 0;
   size_t pos = 0;
   bool skip_header = f.header;
+  std::string scratch;
+  std::vector<std::optional<std::string_view>> fields;
   while (pos < data.size()) {
     ++line;
+    size_t first_line = line;
+    scratch.clear();
     if (!f.csv) {
       size_t end = data.find('\n', pos);
       std::string_view text = data.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
       pos = end == std::string_view::npos ? data.size() : end + 1;
       if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
       if (text == "\\.") break;
-      TANDEM_ASSIGN_OR_RETURN(CopyRow row, parse_text_line(text, line, f));
-      rows.push_back(std::move(row));
+      if (scratch.capacity() < text.size()) scratch.reserve(text.size() * 2);
+      TANDEM_RETURN_IF_ERROR(split_text_line(text, line, f, scratch, fields));
+      TANDEM_RETURN_IF_ERROR(fn(line, fields));
       continue;
     }
     // CSV: quoted fields may span lines; an unquoted field equal to the
-    // null string (by default empty) is NULL, a quoted one never is.
-    CopyRow row;
-    row.line = line;
-    std::string field;
+    // null string (by default empty) is NULL, a quoted one never is. Field
+    // text is collected in `scratch`, reserved for the rest of the input so
+    // views into it stay valid.
+    if (scratch.capacity() < data.size() - pos) scratch.reserve(data.size() - pos);
+    fields.clear();
+    size_t field_start = 0;
     bool in_quote = false, any_quote = false, started = false;
     auto push_field = [&] {
+      std::string_view field = std::string_view(scratch).substr(field_start);
       if (!any_quote && field == f.null_string) {
-        row.fields.emplace_back(std::nullopt);
+        fields.emplace_back(std::nullopt);
       } else {
-        row.fields.emplace_back(field);
+        fields.emplace_back(field);
       }
-      field.clear();
+      field_start = scratch.size();
       any_quote = false;
     };
     for (;;) {
@@ -147,13 +163,13 @@ Result<std::vector<CopyRow>> parse_copy_data(std::string_view data, const CopyFo
       if (in_quote) {
         bool next_is_quote = pos < data.size() && data[pos] == f.quote;
         if (c == f.escape && next_is_quote) {
-          field.push_back(f.quote);
+          scratch.push_back(f.quote);
           ++pos;
         } else if (c == f.quote) {
           in_quote = false;
         } else {
           if (c == '\n') ++line;
-          field.push_back(c);
+          scratch.push_back(c);
         }
       } else if (c == f.quote) {
         in_quote = true;
@@ -166,16 +182,28 @@ Result<std::vector<CopyRow>> parse_copy_data(std::string_view data, const CopyFo
       } else if (c == '\r' && pos < data.size() && data[pos] == '\n') {
         continue;
       } else {
-        field.push_back(c);
+        scratch.push_back(c);
       }
     }
-    if (row.fields.size() == 1 && row.fields[0] && *row.fields[0] == "\\.") break;
+    if (fields.size() == 1 && fields[0] && *fields[0] == "\\.") break;
     if (skip_header) {
       skip_header = false;
       continue;
     }
-    if (!row.fields.empty()) rows.push_back(std::move(row));
+    if (!fields.empty()) TANDEM_RETURN_IF_ERROR(fn(first_line, fields));
   }
+  return Status::ok();
+}
+
+Result<std::vector<CopyRow>> parse_copy_data(std::string_view data, const CopyFormat& format) {
+  std::vector<CopyRow> rows;
+  TANDEM_RETURN_IF_ERROR(for_each_copy_row(data, format, [&](size_t line, const auto& fields) {
+    CopyRow row;
+    row.line = line;
+    for (const auto& f : fields) row.fields.emplace_back(f ? std::optional<std::string>(*f) : std::nullopt);
+    rows.push_back(std::move(row));
+    return Status::ok();
+  }));
   return rows;
 }
 

@@ -4,6 +4,7 @@
 // and formatting result rows. Parsing is pure; errors name the line.
 // Threading: pure functions.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,12 @@ struct CopyRow {
   size_t line = 0;
   std::vector<std::optional<std::string>> fields;
 };
+
+// Streams the rows of the COPY FROM input: `fn(line, fields)` per row, with
+// nullopt for NULL; the views are valid only during the call. No per-field
+// allocation: fields point into `data` or into one reused buffer.
+using CopyRowFn = std::function<Status(size_t line, const std::vector<std::optional<std::string_view>>& fields)>;
+Status for_each_copy_row(std::string_view data, const CopyFormat& format, const CopyRowFn& fn);
 
 // Splits the whole COPY FROM input (the concatenated CopyData payloads).
 // The text format's `\.` end marker ends the data. Errors: 22P04

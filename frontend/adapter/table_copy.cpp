@@ -29,7 +29,6 @@ Result<std::shared_ptr<const BoundCopyIn>> bind_copy_in(const catalog::CatalogSn
 
 Result<TableWrite> evaluate_copy_in(const BoundCopyIn& copy, std::string_view data, EvalContext& ctx, size_t* count) {
   const BoundInsert& t = *copy.target;
-  TANDEM_ASSIGN_OR_RETURN(std::vector<CopyRow> rows, parse_copy_data(data, copy.format));
   std::vector<Datum> defaults;
   for (const auto& e : t.defaults) {
     TANDEM_ASSIGN_OR_RETURN(Datum d, eval(e, {}, ctx));
@@ -41,25 +40,27 @@ Result<TableWrite> evaluate_copy_in(const BoundCopyIn& copy, std::string_view da
   TableWrite write;
   write.table = t.table;
   RowArena arena;
-  for (const CopyRow& row : rows) {
-    if (row.fields.size() != t.targets.size()) {
-      std::string what = row.fields.size() < t.targets.size() ? "missing data for column \"" +
-                                                                    t.desc.columns[t.targets[row.fields.size()]].name + "\""
-                                                              : std::string("extra data after last expected column");
-      return Status::error("22P04", what).with_detail("COPY " + t.table_name + ", line " + std::to_string(row.line));
+  std::vector<Datum> full;
+  size_t rows = 0;
+  TANDEM_RETURN_IF_ERROR(for_each_copy_row(data, copy.format, [&](size_t line, const auto& fields) -> Status {
+    if (fields.size() != t.targets.size()) {
+      std::string what = fields.size() < t.targets.size()
+                             ? "missing data for column \"" + t.desc.columns[t.targets[fields.size()]].name + "\""
+                             : std::string("extra data after last expected column");
+      return Status::error("22P04", what).with_detail("COPY " + t.table_name + ", line " + std::to_string(line));
     }
-    std::vector<Datum> full = defaults;
+    full.assign(defaults.begin(), defaults.end());
     for (size_t i = 0; i < t.targets.size(); ++i) {
       size_t column = t.targets[i];
-      if (!row.fields[i]) {
+      if (!fields[i]) {
         full[column] = Datum::null();
         continue;
       }
-      auto d = parse_datum(*row.fields[i], t.desc.columns[column].type, arena);
+      auto d = parse_datum(*fields[i], t.desc.columns[column].type, arena);
       if (!d.ok()) {
         Status s = d.status();
         return Status::error(s.sqlstate(), s.message())
-            .with_detail(context(row.line, column) + ": \"" + *row.fields[i] + "\"");
+            .with_detail(context(line, column) + ": \"" + std::string(*fields[i]) + "\"");
       }
       full[column] = *d;
     }
@@ -68,14 +69,15 @@ Result<TableWrite> evaluate_copy_in(const BoundCopyIn& copy, std::string_view da
         return Status::error(sqlstate::kNotNullViolation, "null value in column \"" + t.desc.columns[c].name +
                                                               "\" of relation \"" + t.table_name +
                                                               "\" violates not-null constraint")
-            .with_detail("COPY " + t.table_name + ", line " + std::to_string(row.line));
+            .with_detail("COPY " + t.table_name + ", line " + std::to_string(line));
       }
     }
     write.updates.emplace_back(Row::pack(full), 1);
     arena.clear();
-  }
-  *count = rows.size();
+    ++rows;
+    return Status::ok();
+  }));
+  *count = rows;
   return write;
 }
-
 }  // namespace tandem::frontend

@@ -261,10 +261,13 @@ void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Resul
         return;
       }
       oracle_->apply_write(time);
-      for (const auto& w : *shared_writes) {
+      for (auto& w : *shared_writes) {
         auto it = tables_.find(w.table);
         if (it == tables_.end()) continue;  // dropped while the write committed
-        for (const auto& [row, diff] : w.updates) it->second.input->send(row, time, diff);
+        std::vector<compute::Update> updates;
+        updates.reserve(w.updates.size());
+        for (auto& [row, diff] : w.updates) updates.push_back(compute::Update{{}, std::move(row), time, diff});
+        it->second.input->send_batch(std::move(updates));
       }
       for (auto& [id, table] : tables_) table.input->advance_to(time + 1);
       done(time);

@@ -153,7 +153,7 @@ std::string round_decimal(std::string_view text, int scale, bool truncate) {
   const std::size_t dot = digits.find('.');
   std::string integer_part(digits.substr(0, dot));
   std::string fraction(dot == std::string_view::npos ? std::string_view() : digits.substr(dot + 1));
-  if (integer_part.empty()) integer_part = "0";
+  if (integer_part.empty()) integer_part.push_back('0');
   for (char c : integer_part + fraction) {
     if (c < '0' || c > '9') return std::string(text);
   }
@@ -176,11 +176,19 @@ std::string round_decimal(std::string_view text, int scale, bool truncate) {
     }
   }
   const std::size_t integer_digits = number.size() - kept;
-  std::string result = number.substr(0, integer_digits);
-  const std::size_t first_nonzero = result.find_first_not_of('0');
-  result = first_nonzero == std::string::npos ? "0" : result.substr(first_nonzero);
-  if (kept > 0) result += "." + number.substr(integer_digits);
-  if (negative && number.find_first_not_of('0') != std::string::npos) result.insert(0, "-");
+  std::string_view integer_view = std::string_view(number).substr(0, integer_digits);
+  const std::size_t first_nonzero = integer_view.find_first_not_of('0');
+  std::string result;
+  if (negative && number.find_first_not_of('0') != std::string::npos) result.push_back('-');
+  if (first_nonzero == std::string_view::npos) {
+    result.push_back('0');
+  } else {
+    result.append(integer_view.substr(first_nonzero));
+  }
+  if (kept > 0) {
+    result.push_back('.');
+    result.append(std::string_view(number).substr(integer_digits));
+  }
   return result;
 }
 
