@@ -5,6 +5,7 @@
 #include "common/eval.hpp"
 #include "common/func_resolve.hpp"
 #include "planner/binder/expr_binder.hpp"
+#include "planner/read_plan.hpp"
 
 namespace tandem::planner {
 namespace {
@@ -225,31 +226,19 @@ Result<std::vector<Row>> execute_query(const QueryPlan& plan, const Row& params,
     rows.erase(std::unique(rows.begin(), rows.end(), [&](const auto& a, const auto& b) { return compare_visible(a, b) == 0; }),
                rows.end());
   }
-  if (!plan.order_by.empty()) {
-    std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
-      for (const SortKey& k : plan.order_by) {
-        const Datum& x = a[k.column];
-        const Datum& y = b[k.column];
-        if (x.is_null() != y.is_null()) return x.is_null() == k.nulls_first;
-        int c = compare_datums(x, y);
-        if (c != 0) return k.desc ? c > 0 : c < 0;
-      }
-      return false;
-    });
-  }
   TANDEM_ASSIGN_OR_RETURN(int64_t offset, eval_limit(plan.offset, param_datums, ctx, "OFFSET", "2201X", 0));
-  TANDEM_ASSIGN_OR_RETURN(int64_t limit, eval_limit(plan.limit, param_datums, ctx, "LIMIT", "2201W", INT64_MAX));
-  size_t begin = std::min(rows.size(), static_cast<size_t>(offset));
-  size_t end = rows.size() - begin > static_cast<uint64_t>(limit) ? begin + static_cast<size_t>(limit) : rows.size();
-  std::vector<Row> out;
-  out.reserve(end - begin);
-  for (size_t i = begin; i < end; ++i) {
-    Row r;
-    RowPacker packer(&r);
-    for (size_t c = 0; c < visible; ++c) packer.push(rows[i][c]);
-    out.push_back(std::move(r));
-  }
-  return out;
+  TANDEM_ASSIGN_OR_RETURN(int64_t limit, eval_limit(plan.limit, param_datums, ctx, "LIMIT", "2201W", -1));
+  // ORDER BY, OFFSET, LIMIT and dropping hidden columns: the same finishing
+  // as reads over collections.
+  Finishing finishing;
+  finishing.order_by = plan.order_by;
+  if (limit >= 0) finishing.limit = limit;
+  finishing.offset = offset;
+  finishing.visible = visible;
+  std::vector<std::pair<Row, Diff>> packed;
+  packed.reserve(rows.size());
+  for (const auto& row : rows) packed.emplace_back(Row::pack(row), 1);
+  return finishing.apply(packed);
 }
 
 }  // namespace tandem::planner

@@ -90,6 +90,19 @@ awaitable<Result<T>> run_on(Executor executor, Fn fn) {
   co_return std::move(*result);
 }
 
+// Adapts a callback-style coordinator operation to an awaitable (defined below).
+template <class Value, class Start>
+awaitable<Value> await_callback(Start start);
+
+// Commits `writes` through the coordinator; nullopt on success.
+awaitable<std::optional<Status>> commit(Coordinator* coord, std::vector<TableWrite> writes) {
+  co_return co_await await_callback<std::optional<Status>>([coord, &writes](auto done) {
+    coord->write(std::move(writes), [done](Result<Timestamp> ts) mutable {
+      done(ts.ok() ? std::optional<Status>() : std::optional<Status>(ts.status()));
+    });
+  });
+}
+
 // Adapts a callback-style coordinator operation to an awaitable.
 template <class Value, class Start>
 awaitable<Value> await_callback(Start start) {
@@ -392,11 +405,7 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
     std::vector<TableWrite> writes;
     writes.push_back(std::move(*write));
     Coordinator* coord = coordinator_.get();
-    auto committed = co_await await_callback<std::optional<Status>>([coord, &writes](auto done) {
-      coord->write(std::move(writes), [done](Result<Timestamp> ts) mutable {
-        done(ts.ok() ? std::optional<Status>() : std::optional<Status>(ts.status()));
-      });
-    });
+    auto committed = co_await commit(coord, std::move(writes));
     if (committed) co_return *committed;
     ExecResult r;
     r.tag = "INSERT 0 " + std::to_string(count);
@@ -436,11 +445,7 @@ awaitable<Result<ExecResult>> Adapter::copy_in(const PreparedStatement& statemen
     std::vector<TableWrite> writes;
     writes.push_back(std::move(*write));
     Coordinator* coord = coordinator_.get();
-    auto committed = co_await await_callback<std::optional<Status>>([coord, &writes](auto done) {
-      coord->write(std::move(writes), [done](Result<Timestamp> ts) mutable {
-        done(ts.ok() ? std::optional<Status>() : std::optional<Status>(ts.status()));
-      });
-    });
+    auto committed = co_await commit(coord, std::move(writes));
     if (committed) co_return *committed;
     ExecResult r;
     r.tag = "COPY " + std::to_string(count);
@@ -471,11 +476,7 @@ awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& p
     affected += n;
     writes.push_back(std::move(*write));
   }
-  auto committed = co_await await_callback<std::optional<Status>>([coord, &writes](auto done) {
-    coord->write(std::move(writes), [done](Result<Timestamp> ts) mutable {
-      done(ts.ok() ? std::optional<Status>() : std::optional<Status>(ts.status()));
-    });
-  });
+  auto committed = co_await commit(coord, std::move(writes));
   if (committed) co_return *committed;
   const sql::Statement& s = statement.parsed->statement;
   ExecResult r;
