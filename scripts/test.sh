@@ -71,13 +71,13 @@ else
 fi
 
 if [ "${TANDEM_SKIP_TSAN:-0}" != 1 ]; then
-  echo "== concurrency tests ([concurrency]) under ThreadSanitizer"
+  echo "== concurrency and runtime tests ([concurrency], [runtime]) under ThreadSanitizer"
   TSAN_BINARIES=(compute_tests frontend_tests)
   if cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTANDEM_TSAN=ON >/dev/null &&
      cmake --build build-tsan --target "${TSAN_BINARIES[@]}"; then
     for bin in "${TSAN_BINARIES[@]}"; do
       log=build/tsan-$bin.log
-      TSAN_OPTIONS="halt_on_error=1" build-tsan/bin/$bin "[concurrency]" >"$log" 2>&1
+      TSAN_OPTIONS="halt_on_error=1" build-tsan/bin/$bin "[concurrency],[runtime]" >"$log" 2>&1
       rc=$?
       # Catch2's summary: "All tests passed (A assertions in N test cases)"
       # or "test cases: N | P passed | F failed".
@@ -90,7 +90,7 @@ if [ "${TANDEM_SKIP_TSAN:-0}" != 1 ]; then
         p=${p:-0}; f=${f:-0}
       fi
       if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-      echo "$bin [concurrency] under TSan: $p passed, $f failed"
+      echo "$bin [concurrency],[runtime] under TSan: $p passed, $f failed"
       [ "$f" -ne 0 ] && tail -60 "$log"
       passed=$((passed + p))
       failed=$((failed + f))

@@ -141,7 +141,7 @@ std::string check_snapshot(const TraceSnapshot& snapshot, Timestamp as_of) {
   return "";
 }
 
-TEST_CASE("readers walk snapshots while the owner inserts and merges", "[arrangement][trace]") {
+TEST_CASE("readers walk snapshots while the owner inserts and merges", "[arrangement][trace][concurrency]") {
   constexpr Timestamp kTimes = 3000;
   constexpr int kReaders = 3;
   Trace trace;
