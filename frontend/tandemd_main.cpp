@@ -31,7 +31,7 @@ Usage: tandemd [OPTIONS]
   --password-file FILE     require SCRAM-SHA-256 passwords from FILE (lines user:password);
                            without it any user is trusted
   --max-message-size BYTES largest accepted protocol message (default 67108864)
-  --io-threads N           connection threads (default: one per CPU)
+  --io-threads N           connection threads (default: twice the CPUs, at least 4)
   --durability MODE        strict (fsync before acknowledging a write, default) or
                            relaxed (UNSAFE: a crash may lose acknowledged writes)
   --help                   show this text

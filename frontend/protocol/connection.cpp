@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cstring>
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
@@ -46,7 +48,7 @@ Status protocol_violation(std::string message) {
 
 Connection::Connection(asio::ip::tcp::socket socket, ServerContext& context)
     : socket_(std::move(socket)), context_(context), decoder_(context.options.max_message_size) {
-  in_.reserve(kReadChunk);
+  in_.resize(kReadChunk);
   out_.reserve(kReadChunk);
 }
 
@@ -69,7 +71,7 @@ void Connection::shutdown() {
 }
 
 std::span<const uint8_t> Connection::pending() const {
-  return std::span<const uint8_t>(in_.data() + in_begin_, in_.size() - in_begin_);
+  return std::span<const uint8_t>(in_.data() + in_begin_, in_end_ - in_begin_);
 }
 
 void Connection::consume(size_t n) { in_begin_ += n; }
@@ -77,18 +79,22 @@ void Connection::consume(size_t n) { in_begin_ += n; }
 // Ensures at least `needed` unconsumed bytes are buffered. Returns false when
 // the peer closed the connection.
 awaitable<bool> Connection::fill(size_t needed) {
-  while (in_.size() - in_begin_ < needed) {
+  while (in_end_ - in_begin_ < needed) {
+    // Move the unconsumed bytes to the front, then read into the free tail.
+    // The buffer only grows (never zero-filled per read: it is on the path
+    // of every query).
     if (in_begin_ > 0) {
-      in_.erase(in_.begin(), in_.begin() + static_cast<std::ptrdiff_t>(in_begin_));
+      std::memmove(in_.data(), in_.data() + in_begin_, in_end_ - in_begin_);
+      in_end_ -= in_begin_;
       in_begin_ = 0;
     }
-    size_t old = in_.size();
-    size_t want = std::max(kReadChunk, needed - old);
-    in_.resize(old + want);
+    if (in_.size() < needed || in_.size() - in_end_ < kReadChunk / 4) {
+      in_.resize(std::max(in_.size() * 2, needed + kReadChunk));
+    }
     boost::system::error_code ec;
-    size_t n = co_await socket_.async_read_some(asio::buffer(in_.data() + old, want),
+    size_t n = co_await socket_.async_read_some(asio::buffer(in_.data() + in_end_, in_.size() - in_end_),
                                                 asio::redirect_error(use_awaitable, ec));
-    in_.resize(old + n);
+    in_end_ += n;
     if (ec || n == 0) co_return false;
   }
   co_return true;

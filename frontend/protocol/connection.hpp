@@ -76,8 +76,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::ip::tcp::socket socket_;
   ServerContext& context_;
   pgwire::MessageDecoder decoder_;
-  std::vector<uint8_t> in_;
+  std::vector<uint8_t> in_;  // [in_begin_, in_end_) holds unconsumed input
   size_t in_begin_ = 0;
+  size_t in_end_ = 0;
   std::string out_;
   pgwire::BackendWriter writer_{out_};
   Phase phase_ = Phase::kStartup;

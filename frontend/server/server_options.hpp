@@ -15,7 +15,7 @@ struct ServerOptions {
   size_t max_connections = 1000;
   std::string password_file;  // empty: trust authentication
   size_t max_message_size = size_t{64} << 20;
-  // Threads running connections; 0 = one per hardware thread.
+  // Threads running connections; 0 = twice the hardware threads, at least 4.
   unsigned io_threads = 0;
   bool sync_writes = true;
 };
