@@ -275,6 +275,47 @@ Result<ExecResult> create_table(Engine& engine, const catalog::SearchPath& path,
   return r;
 }
 
+namespace {
+
+Result<catalog::ItemSpec> view_spec(const catalog::CatalogSnapshot& snapshot, std::shared_ptr<const catalog::CatalogSnapshot> shared,
+                                    const catalog::SearchPath& path, const sql::CreateView& create) {
+  if (create.temporary) return Status::error(sqlstate::kFeatureNotSupported, "CREATE TEMPORARY VIEW is not supported");
+  catalog::ItemSpec spec;
+  spec.kind = catalog::ItemKind::kView;
+  TANDEM_ASSIGN_OR_RETURN(spec.name, qualify_new(snapshot, path, create.name));
+  SessionCatalog reader(std::move(shared), path);
+  TANDEM_ASSIGN_OR_RETURN(spec.desc, planner::plan_view(create.query, create.columns, reader));
+  spec.dependencies = reader.resolved_ids();
+  sql::CreateView canonical = create;
+  canonical.name.parts = {spec.name.database, spec.name.schema, spec.name.item};
+  canonical.or_replace = false;
+  canonical.if_not_exists = false;
+  sql::Statement stmt;
+  stmt.node = std::move(canonical);
+  spec.create_sql = sql::print(stmt);
+  return spec;
+}
+
+}  // namespace
+
+Result<ExecResult> create_view(Engine& engine, const catalog::SearchPath& path, const sql::CreateView& create) {
+  auto snapshot = engine.catalog.snapshot();
+  TANDEM_ASSIGN_OR_RETURN(catalog::ItemSpec spec, view_spec(*snapshot, snapshot, path, create));
+  auto mode = create.or_replace      ? catalog::CreateMode::kOrReplace
+              : create.if_not_exists ? catalog::CreateMode::kIfNotExists
+                                     : catalog::CreateMode::kCreate;
+  TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_item(std::move(spec), mode));
+  for (const auto& item : ddl.dropped) {  // OR REPLACE drops the old view and its dependents
+    if (item->kind == catalog::ItemKind::kIndex) {
+      engine.coordinator.compute().send(compute::DropDataflow{catalog::to_compute_id(item->id)});
+    }
+  }
+  ExecResult r;
+  r.tag = "CREATE VIEW";
+  add_notices(r, ddl.notices);
+  return r;
+}
+
 Result<ExecResult> create_index(Engine& engine, const catalog::SearchPath& path, const std::string& cluster,
                                 const sql::CreateIndex& create) {
   if (create.unique) {
@@ -341,6 +382,12 @@ Status replay_catalog(Engine& engine) {
       const catalog::Item* item = engine.catalog.state().item(id);
       TANDEM_RETURN_IF_ERROR(
           engine.coordinator.open_table(catalog::to_compute_id(id), *persisted.shard, unique_keys_of(*item)));
+    } else if (auto* view = parsed->as<sql::CreateView>()) {
+      auto snapshot = engine.catalog.snapshot();
+      TANDEM_ASSIGN_OR_RETURN(catalog::ItemSpec spec, view_spec(*snapshot, snapshot, path, *view));
+      spec.create_sql = persisted.create_sql;
+      auto replayed = engine.catalog.replay_item(persisted.id, std::move(spec));
+      if (!replayed.ok()) return replayed.status();
     } else if (auto* index = parsed->as<sql::CreateIndex>()) {
       compute::GlobalId id = catalog::to_compute_id(persisted.id);
       TANDEM_ASSIGN_OR_RETURN(compute::DataflowDescription desc, index_dataflow(engine, path, *index, id));

@@ -24,6 +24,9 @@ catalog::PartialName partial_name(const sql::ObjectName& name);
 // ---- on the coordinator thread
 Result<ExecResult> create_table(Engine& engine, const catalog::SearchPath& path, const sql::CreateTable& create);
 Result<ExecResult> drop_objects(Engine& engine, const catalog::SearchPath& path, const sql::DropObjects& drop);
+// CREATE [OR REPLACE] VIEW: validated by planning its query; not maintained
+// unless indexed (reads inline its definition).
+Result<ExecResult> create_view(Engine& engine, const catalog::SearchPath& path, const sql::CreateView& create);
 // CREATE [DEFAULT] INDEX: the catalog item and its dataflow, built at the
 // oracle's read timestamp on the cluster's runtime. `cluster` is the
 // session's cluster (IN CLUSTER overrides it).

@@ -28,7 +28,15 @@ const planner::CatalogItem* SessionCatalog::resolve(const std::vector<std::strin
         // The defining query of CREATE VIEW ... AS <query>.
         auto parsed = sql::parse_one(found->create_sql);
         if (parsed.ok()) {
-          if (auto* view = parsed->as<sql::CreateView>()) slot->view_sql = sql::print(view->query);
+          if (auto* view = parsed->as<sql::CreateView>()) {
+            slot->view_sql = sql::print(view->query);
+            if (!view->columns.empty()) {
+              // CREATE VIEW v (x, y): the aliases rename the query's columns.
+              std::string aliases;
+              for (const auto& c : view->columns) aliases += (aliases.empty() ? "" : ", ") + sql::quote_ident(c);
+              slot->view_sql = "SELECT * FROM (" + slot->view_sql + ") AS v (" + aliases + ")";
+            }
+          }
         }
         break;
       }
@@ -38,6 +46,12 @@ const planner::CatalogItem* SessionCatalog::resolve(const std::vector<std::strin
     }
   }
   return slot.get();
+}
+
+std::vector<catalog::ItemId> SessionCatalog::resolved_ids() const {
+  std::vector<catalog::ItemId> ids;
+  for (const auto& [id, item] : resolved_) ids.push_back(catalog::item_id_from_compute(id));
+  return ids;
 }
 
 std::vector<planner::IndexInfo> SessionCatalog::indexes_on(compute::GlobalId id) const {

@@ -20,6 +20,9 @@ class SessionCatalog final : public planner::CatalogReader {
   const planner::CatalogItem* resolve(const std::vector<std::string>& name) const override;
   std::vector<planner::IndexInfo> indexes_on(compute::GlobalId id) const override;
 
+  // The items resolved so far (what a view or index being created depends on).
+  std::vector<catalog::ItemId> resolved_ids() const;
+
  private:
   std::shared_ptr<const catalog::CatalogSnapshot> snapshot_;
   catalog::SearchPath path_;
