@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "compute/dataflow/accumulable_reduce_op.hpp"
 #include "compute/dataflow/group_op.hpp"
 #include "compute/dataflow/join_op.hpp"
 #include "compute/dataflow/stateless_ops.hpp"
@@ -41,12 +42,17 @@ class Renderer {
     return df_->add(std::make_unique<Op>(std::forward<Args>(args)...), inputs);
   }
 
-  ArrangeOp* arrange(Operator* input, std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys,
-                     bool is_export) {
+  // The input keyed by `key` and exchanged so each key lands on one worker.
+  Operator* exchange_by_key(Operator* input, std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys) {
     Operator* keyed = add<KeyByOp>({input}, std::move(key), skip_null_keys);
     auto channel = ctx_.channel(channels_++);
     add<ExchangeSendOp>({keyed}, channel, ctx_.worker);
-    Operator* received = add<ExchangeRecvOp>({}, channel, ctx_.worker);
+    return add<ExchangeRecvOp>({}, channel, ctx_.worker);
+  }
+
+  ArrangeOp* arrange(Operator* input, std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys,
+                     bool is_export) {
+    Operator* received = exchange_by_key(input, std::move(key), skip_null_keys);
     return add<ArrangeOp>({received}, /*arrange_errors=*/is_export, /*emit_output=*/!is_export);
   }
 
@@ -105,6 +111,11 @@ class Renderer {
   }
   Result<Operator*> visit(const Reduce& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
+    if (accumulable_reduce_enabled() && is_accumulable(n.aggregates)) {
+      // Running sums need each update once, not the group's history: no arrangement.
+      Operator* received = exchange_by_key(in, n.group_key, false);
+      return static_cast<Operator*>(add<AccumulableReduceOp>({received}, n.aggregates));
+    }
     ArrangeOp* a = arrange(in, n.group_key, false, false);
     return static_cast<Operator*>(add<GroupOp>({a}, "Reduce", a, make_reduce_logic(n.aggregates)));
   }

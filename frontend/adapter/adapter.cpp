@@ -58,7 +58,7 @@ catalog::SearchPath path_of(const Session& session) {
 }
 
 bool runs_on_coordinator(const sql::Statement& s) {
-  return s.as<sql::CreateTable>() || s.as<sql::CreateIndex>() || s.as<sql::CreateView>() ||
+  return s.as<sql::CreateTable>() || s.as<sql::CreateIndex>() || s.as<sql::CreateView>() || s.as<sql::CreateCluster>() ||
          s.as<sql::DropObjects>() || s.as<sql::Insert>() ||
          s.as<sql::Update>() ||
          s.as<sql::Delete>() || s.as<sql::Truncate>() || s.as<sql::Copy>() || s.as<sql::AlterSystemSet>() ||
@@ -141,10 +141,25 @@ Result<planner::ReadPlan> describe_read(const sql::Query& query, const SessionCa
 Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, CoordinatorOptions options) {
   std::unique_ptr<Adapter> a(new Adapter());
   TANDEM_ASSIGN_OR_RETURN(a->catalog_, catalog::Catalog::open(store));
+  auto snapshot = a->catalog_->snapshot();
+  const catalog::Cluster* quickstart = snapshot->find_cluster(catalog::kDefaultClusterName);
+  if (quickstart != nullptr) {
+    options.default_cluster = cluster_key(quickstart->id);
+    options.compute_workers = workers_for_size(quickstart->size).ok() ? *workers_for_size(quickstart->size) : 1;
+  }
   TANDEM_ASSIGN_OR_RETURN(a->coordinator_, Coordinator::open(store, options));
-  // Replay on the coordinator thread, which owns the catalog from now on.
+  // Replay on the coordinator thread, which owns the catalog from now on:
+  // every cluster's runtime first, then the items in id order.
   std::promise<Status> replayed;
   asio::post(a->coordinator_->executor(), [&] {
+    for (const catalog::Cluster* c : snapshot->clusters()) {
+      auto workers = workers_for_size(c->size);
+      Status added = a->coordinator_->add_cluster(cluster_key(c->id), workers.ok() ? *workers : 1);
+      if (!added.is_ok()) {
+        replayed.set_value(added);
+        return;
+      }
+    }
     Engine engine{*a->catalog_, *a->coordinator_};
     replayed.set_value(replay_catalog(engine));
   });
@@ -285,6 +300,7 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
     prepared->result_columns = {text("name")};
     auto kind = s.as<sql::ShowObjects>()->kind;
     if (kind == sql::ShowObjects::Kind::kObjects) prepared->result_columns.push_back(text("type"));
+    if (kind == sql::ShowObjects::Kind::kClusters) prepared->result_columns.push_back(text("replicas"));
     if (kind == sql::ShowObjects::Kind::kIndexes) {
       for (const char* c : {"on", "cluster", "key"}) prepared->result_columns.push_back(text(c));
     }
@@ -296,7 +312,7 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
     prepared->result_columns = {text("name"), ResultColumn{"nullable", ColumnType{TypeId::kBool, -1, false}},
                                 text("type")};
   } else if (s.as<sql::CreateTable>() || s.as<sql::DropObjects>() || s.as<sql::CreateIndex>() ||
-             s.as<sql::CreateView>()) {
+             s.as<sql::CreateView>() || s.as<sql::CreateCluster>()) {
     // Validated when executed, against the catalog as it is then.
   } else if (auto* unsupported = s.as<sql::Unsupported>()) {
     return Status::error(sqlstate::kFeatureNotSupported, unsupported->what + " is not supported");
@@ -350,7 +366,10 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
   }
   auto snapshot = catalog_->snapshot();
   catalog::SearchPath path = path_of(session);
-  if (auto* show = s.as<sql::ShowObjects>()) co_return show_objects(*snapshot, path, *show);
+  if (auto* show = s.as<sql::ShowObjects>()) {
+    if (show->kind == sql::ShowObjects::Kind::kClusters) co_return show_clusters(*snapshot);
+    co_return show_objects(*snapshot, path, *show);
+  }
   if (auto* show = s.as<sql::ShowCreate>()) co_return show_create(*snapshot, path, *show);
   if (auto* show = s.as<sql::ShowColumns>()) co_return show_columns(*snapshot, path, *show);
   if (statement.reads_collections || runs_on_coordinator(s)) {
@@ -369,6 +388,7 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
   if (auto* create = s.as<sql::CreateTable>()) co_return create_table(engine, path, *create);
   if (auto* create = s.as<sql::CreateIndex>()) co_return create_index(engine, path, session.vars().cluster(), *create);
   if (auto* create = s.as<sql::CreateView>()) co_return create_view(engine, path, *create);
+  if (auto* create = s.as<sql::CreateCluster>()) co_return create_cluster(engine, *create);
   if (s.as<sql::AlterSystemSet>() || s.as<sql::AlterSystemReset>()) {
     if (!session.is_superuser()) {
       co_return Status::error(sqlstate::kInsufficientPrivilege, "permission denied to alter system")
@@ -394,7 +414,8 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
     init_eval_context(ctx, cancel);
     std::optional<Result<TableWrite>> evaluated;
     if (statement.insert->source) {
-      auto peeked = co_await peek_query(path, *statement.insert->source, statement.param_types, params);
+      auto peeked = co_await peek_query(path, session.vars().cluster(), *statement.insert->source,
+                                        statement.param_types, params);
       if (!peeked.ok()) co_return peeked.status();
       auto rows = peeked->finishing.apply(peeked->rows);
       if (!rows.ok()) co_return rows.status();
@@ -414,8 +435,9 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
     r.tag = "INSERT 0 " + std::to_string(count);
     co_return r;
   }
-  if (statement.reads_collections) co_return co_await read_collections(path, statement, params);
-  if (statement.modify) co_return co_await modify_table(path, statement, params, cancel);
+  const std::string& cluster = session.vars().cluster();
+  if (statement.reads_collections) co_return co_await read_collections(path, cluster, statement, params);
+  if (statement.modify) co_return co_await modify_table(path, cluster, statement, params, cancel);
   if (statement.copy_in) {
     ExecResult r;
     r.copy_in = true;
@@ -423,7 +445,7 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
     co_return r;
   }
   if (statement.copy_out_query) {
-    auto peeked = co_await peek_query(path, *statement.copy_out_query, statement.param_types, params);
+    auto peeked = co_await peek_query(path, cluster, *statement.copy_out_query, statement.param_types, params);
     if (!peeked.ok()) co_return peeked.status();
     auto rows = peeked->finishing.apply(peeked->rows);
     if (!rows.ok()) co_return rows.status();
@@ -456,8 +478,9 @@ awaitable<Result<ExecResult>> Adapter::copy_in(const PreparedStatement& statemen
   });
 }
 
-awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& path, const PreparedStatement& statement,
-                                                    const Row& params, CancelToken& cancel) {
+awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& path, const std::string& cluster,
+                                                    const PreparedStatement& statement, const Row& params,
+                                                    CancelToken& cancel) {
   Coordinator* coord = coordinator_.get();
   co_await await_callback<bool>([coord](auto granted) { coord->lock_modifications([granted]() mutable { granted(true); }); });
   struct Unlock {
@@ -471,7 +494,7 @@ awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& p
   std::vector<const BoundModify*> targets{statement.modify.get()};
   for (const auto& more : statement.also_truncate) targets.push_back(more.get());
   for (const BoundModify* target : targets) {
-    auto peeked = co_await peek_query(path, target->read, statement.param_types, params);
+    auto peeked = co_await peek_query(path, cluster, target->read, statement.param_types, params);
     if (!peeked.ok()) co_return peeked.status();
     int64_t n = 0;
     auto write = apply_modify(*target, peeked->rows, params, ctx, &n);
@@ -489,12 +512,17 @@ awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& p
   co_return r;
 }
 
-awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::SearchPath& path, const sql::Query& query,
-                                                            std::vector<ColumnType> param_types, const Row& params) {
+awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::SearchPath& path, const std::string& cluster,
+                                                            const sql::Query& query, std::vector<ColumnType> param_types,
+                                                            const Row& params) {
   // Strict serializable: read at the oracle's read timestamp; compute
   // answers once the inputs' frontiers pass it.
   Timestamp as_of = coordinator_->read_ts();
-  SessionCatalog reader(catalog_->snapshot(), path);
+  auto snapshot = catalog_->snapshot();
+  auto resolved = snapshot->resolve_cluster(cluster);
+  if (!resolved.ok()) co_return resolved.status();
+  catalog::ClusterId cluster_id = (*resolved)->id;
+  SessionCatalog reader(snapshot, path, cluster_id);
   planner::PlanContext ctx;
   Coordinator* coord = coordinator_.get();
   ctx.allocate_id = [coord] { return coord->allocate_transient_id(); };
@@ -524,7 +552,9 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::Search
     peek.mfp = existing.mfp;
   }
   compute::PeekResponse response = co_await await_callback<compute::PeekResponse>(
-      [coord, &dataflow, &peek](auto done) { coord->peek(std::move(dataflow), std::move(peek), std::move(done)); });
+      [coord, &dataflow, &peek, cluster_id](auto done) {
+        coord->peek(cluster_key(cluster_id), std::move(dataflow), std::move(peek), std::move(done));
+      });
   if (response.kind == compute::PeekResponse::Kind::kError) co_return response.error;
   if (response.kind == compute::PeekResponse::Kind::kCanceled) {
     co_return Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request");
@@ -533,10 +563,10 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::Search
   co_return out;
 }
 
-awaitable<Result<ExecResult>> Adapter::read_collections(const catalog::SearchPath& path,
+awaitable<Result<ExecResult>> Adapter::read_collections(const catalog::SearchPath& path, const std::string& cluster,
                                                         const PreparedStatement& statement, const Row& params) {
   const auto& query = statement.parsed->statement.as<sql::SelectStatement>()->query;
-  auto peeked = co_await peek_query(path, query, statement.param_types, params);
+  auto peeked = co_await peek_query(path, cluster, query, statement.param_types, params);
   if (!peeked.ok()) co_return peeked.status();
   auto finished = peeked->finishing.apply(peeked->rows);
   if (!finished.ok()) co_return finished.status();

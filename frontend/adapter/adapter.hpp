@@ -74,6 +74,7 @@ class Adapter {
                                                                     const PreparedStatement& statement,
                                                                     const Row& params, CancelToken& cancel);
   boost::asio::awaitable<Result<ExecResult>> read_collections(const catalog::SearchPath& path,
+                                                              const std::string& cluster,
                                                               const PreparedStatement& statement, const Row& params);
   // Plans `query` at the oracle's read timestamp and peeks its rows (before
   // finishing, which it returns beside them).
@@ -81,9 +82,10 @@ class Adapter {
     std::vector<std::pair<Row, Diff>> rows;
     planner::Finishing finishing;
   };
-  boost::asio::awaitable<Result<PeekedRows>> peek_query(const catalog::SearchPath& path, const sql::Query& query,
-                                                        std::vector<ColumnType> param_types, const Row& params);
-  boost::asio::awaitable<Result<ExecResult>> modify_table(const catalog::SearchPath& path,
+  boost::asio::awaitable<Result<PeekedRows>> peek_query(const catalog::SearchPath& path, const std::string& cluster,
+                                                        const sql::Query& query, std::vector<ColumnType> param_types,
+                                                        const Row& params);
+  boost::asio::awaitable<Result<ExecResult>> modify_table(const catalog::SearchPath& path, const std::string& cluster,
                                                           const PreparedStatement& statement, const Row& params,
                                                           CancelToken& cancel);
 

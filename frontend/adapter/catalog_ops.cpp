@@ -209,6 +209,108 @@ Result<catalog::ItemSpec> index_spec(const catalog::CatalogSnapshot& snapshot, c
 
 }  // namespace
 
+uint64_t cluster_key(catalog::ClusterId id) {
+  uint64_t tag = id.kind == catalog::IdKind::kUser ? 0 : id.kind == catalog::IdKind::kSystem ? 1 : 2;
+  return (tag << 62) | id.value;
+}
+
+Result<size_t> workers_for_size(const std::string& size) {
+  auto number = [](std::string_view s) -> std::optional<size_t> {
+    size_t n = 0;
+    if (s.empty() || s.size() > 3) return std::nullopt;
+    for (char c : s) {
+      if (c < '0' || c > '9') return std::nullopt;
+      n = n * 10 + static_cast<size_t>(c - '0');
+    }
+    return n;
+  };
+  if (auto n = number(size)) {
+    if (*n == 0 || *n > 64) return Status::error(sqlstate::kInvalidParameterValue, "invalid SIZE: '" + size + "'");
+    return *n;
+  }
+  if (size.rfind("scale=", 0) == 0) {
+    auto comma = size.find(",workers=");
+    if (comma == std::string::npos) return Status::error(sqlstate::kInvalidParameterValue, "invalid SIZE: '" + size + "'");
+    auto scale = number(std::string_view(size).substr(6, comma - 6));
+    auto workers = number(std::string_view(size).substr(comma + 9));
+    if (!scale || !workers || *workers == 0 || *workers > 64) {
+      return Status::error(sqlstate::kInvalidParameterValue, "invalid SIZE: '" + size + "'");
+    }
+    if (*scale != 1) {
+      return Status::error(sqlstate::kFeatureNotSupported, "clusters of more than one process are not supported");
+    }
+    return *workers;
+  }
+  return size_t{1};  // credit sizes: one worker on this machine
+}
+
+Result<ExecResult> create_cluster(Engine& engine, const sql::CreateCluster& create) {
+  catalog::ClusterSpec spec;
+  spec.name = create.name;
+  std::vector<sql::Option> options = create.options;
+  if (create.has_replicas) {
+    if (create.replicas.size() != 1) {
+      return Status::error(sqlstate::kFeatureNotSupported, "clusters with other than one replica are not supported yet");
+    }
+    options.insert(options.end(), create.replicas[0].options.begin(), create.replicas[0].options.end());
+  }
+  for (const auto& o : options) {
+    if (o.name == "size") {
+      spec.size = o.value.text;
+    } else if (o.name == "replication factor") {
+      if (o.value.text != "1") {
+        return Status::error(sqlstate::kFeatureNotSupported, "REPLICATION FACTOR other than 1 is not supported yet");
+      }
+    } else if (o.name != "introspection interval" && o.name != "introspection debugging") {
+      return Status::error(sqlstate::kFeatureNotSupported, "cluster option \"" + o.name + "\" is not supported");
+    }
+  }
+  TANDEM_ASSIGN_OR_RETURN(size_t workers, workers_for_size(spec.size));
+  spec.create_sql = "CREATE CLUSTER " + sql::quote_ident(spec.name) + " (SIZE = " + sql::quote_string(spec.size) + ")";
+  TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_cluster(spec, false));
+  if (ddl.created_cluster) {
+    Status started = engine.coordinator.add_cluster(cluster_key(*ddl.created_cluster), workers);
+    if (!started.is_ok()) {
+      (void)engine.catalog.drop_cluster(spec.name, true, catalog::DropBehavior::kRestrict);
+      return started;
+    }
+  }
+  ExecResult r;
+  r.tag = "CREATE CLUSTER";
+  add_notices(r, ddl.notices);
+  return r;
+}
+
+Result<ExecResult> drop_cluster(Engine& engine, const sql::DropObjects& drop) {
+  ExecResult r;
+  r.tag = "DROP CLUSTER";
+  auto behavior = drop.cascade ? catalog::DropBehavior::kCascade : catalog::DropBehavior::kRestrict;
+  for (const auto& name : drop.names) {
+    const std::string& cluster_name = name.parts.back();
+    const catalog::Cluster* cluster = engine.catalog.state().find_cluster(cluster_name);
+    std::optional<uint64_t> key = cluster ? std::optional<uint64_t>(cluster_key(cluster->id)) : std::nullopt;
+    TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.drop_cluster(cluster_name, drop.if_exists, behavior));
+    for (const auto& item : ddl.dropped) {
+      if (item->kind == catalog::ItemKind::kIndex && item->cluster) {
+        (void)engine.coordinator.send(cluster_key(*item->cluster), compute::DropDataflow{catalog::to_compute_id(item->id)});
+      }
+    }
+    if (key) engine.coordinator.drop_cluster(*key);
+    add_notices(r, ddl.notices);
+  }
+  return r;
+}
+
+Result<ExecResult> show_clusters(const catalog::CatalogSnapshot& snapshot) {
+  std::vector<Row> rows;
+  for (const catalog::Cluster* c : snapshot.clusters()) {
+    std::string replicas = "r1 (" + c->size + ")";
+    Datum d[] = {Datum::from_string(c->name), Datum::from_string(replicas)};
+    rows.push_back(Row::pack(d));
+  }
+  return rows_result({{"name", text_type()}, {"replicas", text_type()}}, std::move(rows));
+}
+
 catalog::SearchPath search_path_of(const std::string& database, const std::string& search_path_var) {
   catalog::SearchPath path;
   path.database = database;
@@ -307,7 +409,7 @@ Result<ExecResult> create_view(Engine& engine, const catalog::SearchPath& path, 
   TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_item(std::move(spec), mode));
   for (const auto& item : ddl.dropped) {  // OR REPLACE drops the old view and its dependents
     if (item->kind == catalog::ItemKind::kIndex) {
-      engine.coordinator.compute().send(compute::DropDataflow{catalog::to_compute_id(item->id)});
+      (void)engine.coordinator.send(cluster_key(*item->cluster), compute::DropDataflow{catalog::to_compute_id(item->id)});
     }
   }
   ExecResult r;
@@ -336,7 +438,8 @@ Result<ExecResult> create_index(Engine& engine, const catalog::SearchPath& path,
     compute::GlobalId id = catalog::to_compute_id(*ddl.created_item);
     compute::DataflowDescription desc = std::move(probe);
     desc.index_exports.front().index_id = id;
-    engine.coordinator.compute().send(compute::CreateDataflow{std::move(desc)});
+    const catalog::Item* item = engine.catalog.state().item(*ddl.created_item);
+    TANDEM_RETURN_IF_ERROR(engine.coordinator.send(cluster_key(*item->cluster), compute::CreateDataflow{std::move(desc)}));
   }
   return r;
 }
@@ -348,6 +451,7 @@ Result<ExecResult> drop_objects(Engine& engine, const catalog::SearchPath& path,
       {sql::ObjectType::kMaterializedView, {catalog::ItemKind::kMaterializedView, "DROP MATERIALIZED VIEW"}},
       {sql::ObjectType::kIndex, {catalog::ItemKind::kIndex, "DROP INDEX"}},
   };
+  if (drop.type == sql::ObjectType::kCluster) return drop_cluster(engine, drop);
   auto kind = kinds.find(drop.type);
   if (kind == kinds.end()) return Status::error(sqlstate::kFeatureNotSupported, "this DROP is not supported yet");
   std::vector<catalog::PartialName> names;
@@ -357,7 +461,7 @@ Result<ExecResult> drop_objects(Engine& engine, const catalog::SearchPath& path,
                           engine.catalog.drop_objects(kind->second.first, names, drop.if_exists, behavior, path));
   for (const auto& item : ddl.dropped) {
     if (item->kind == catalog::ItemKind::kIndex) {
-      engine.coordinator.compute().send(compute::DropDataflow{catalog::to_compute_id(item->id)});
+      (void)engine.coordinator.send(cluster_key(*item->cluster), compute::DropDataflow{catalog::to_compute_id(item->id)});
     } else if (item->kind == catalog::ItemKind::kTable) {
       TANDEM_RETURN_IF_ERROR(engine.coordinator.drop_table(catalog::to_compute_id(item->id)));
     }
@@ -394,9 +498,10 @@ Status replay_catalog(Engine& engine) {
       TANDEM_ASSIGN_OR_RETURN(catalog::ItemSpec spec,
                               index_spec(*engine.catalog.snapshot(), path, index->in_cluster, *index, desc));
       spec.create_sql = persisted.create_sql;
+      std::optional<catalog::ClusterId> cluster = spec.cluster;
       auto replayed = engine.catalog.replay_item(persisted.id, std::move(spec));
       if (!replayed.ok()) return replayed.status();
-      engine.coordinator.compute().send(compute::CreateDataflow{std::move(desc)});
+      TANDEM_RETURN_IF_ERROR(engine.coordinator.send(cluster_key(*cluster), compute::CreateDataflow{std::move(desc)}));
     } else {
       return Status::error(sqlstate::kInternalError, "cannot replay catalog item " + persisted.id.to_string() + ": " +
                                                          persisted.create_sql);

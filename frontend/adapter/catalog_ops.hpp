@@ -43,6 +43,17 @@ Result<ExecResult> show_create(const catalog::CatalogSnapshot& catalog, const ca
 Result<ExecResult> show_columns(const catalog::CatalogSnapshot& catalog, const catalog::SearchPath& path,
                                 const sql::ShowColumns& show);
 
+// The coordinator's key for a catalog cluster id.
+uint64_t cluster_key(catalog::ClusterId id);
+// Worker threads for a cluster size: 'scale=1,workers=N', 'N', or 1 for
+// Materialize's credit sizes ('25cc', ...).
+Result<size_t> workers_for_size(const std::string& size);
+
+// CREATE CLUSTER / DROP CLUSTER (on the coordinator thread).
+Result<ExecResult> create_cluster(Engine& engine, const sql::CreateCluster& create);
+Result<ExecResult> drop_cluster(Engine& engine, const sql::DropObjects& drop);
+Result<ExecResult> show_clusters(const catalog::CatalogSnapshot& catalog);
+
 // Resolves a SQL type name (all PostgreSQL spellings).
 Result<ColumnType> column_type_of(const sql::TypeName& type);
 

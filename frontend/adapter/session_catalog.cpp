@@ -61,6 +61,7 @@ std::vector<planner::IndexInfo> SessionCatalog::indexes_on(compute::GlobalId id)
   for (const catalog::Item* index : snapshot_->indexes_on(item->id)) {
     const catalog::IndexDetails* details = index->index();
     if (details == nullptr) continue;
+    if (cluster_ && index->cluster != cluster_) continue;
     planner::IndexInfo info;
     info.index_id = catalog::to_compute_id(index->id);
     info.name = index->name.to_string();

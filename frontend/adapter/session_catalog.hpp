@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "catalog/catalog_snapshot.hpp"
 #include "planner/catalog_reader.hpp"
@@ -14,8 +15,11 @@ namespace tandem::frontend {
 
 class SessionCatalog final : public planner::CatalogReader {
  public:
-  SessionCatalog(std::shared_ptr<const catalog::CatalogSnapshot> snapshot, catalog::SearchPath path)
-      : snapshot_(std::move(snapshot)), path_(std::move(path)) {}
+  // With `cluster`, only indexes on that cluster are offered (a read can
+  // import only arrangements of the runtime it runs on).
+  SessionCatalog(std::shared_ptr<const catalog::CatalogSnapshot> snapshot, catalog::SearchPath path,
+                 std::optional<catalog::ClusterId> cluster = std::nullopt)
+      : snapshot_(std::move(snapshot)), path_(std::move(path)), cluster_(cluster) {}
 
   const planner::CatalogItem* resolve(const std::vector<std::string>& name) const override;
   std::vector<planner::IndexInfo> indexes_on(compute::GlobalId id) const override;
@@ -26,6 +30,7 @@ class SessionCatalog final : public planner::CatalogReader {
  private:
   std::shared_ptr<const catalog::CatalogSnapshot> snapshot_;
   catalog::SearchPath path_;
+  std::optional<catalog::ClusterId> cluster_;
   mutable std::map<compute::GlobalId, std::unique_ptr<planner::CatalogItem>> resolved_;
 };
 

@@ -11,16 +11,14 @@ Result<std::unique_ptr<Coordinator>> Coordinator::open(storage::DurableStore& du
   std::unique_ptr<Coordinator> c(new Coordinator(options));
   TANDEM_ASSIGN_OR_RETURN(c->shards_, storage::ShardStore::open(durable));
   TANDEM_ASSIGN_OR_RETURN(c->oracle_, storage::TimestampOracle::open(durable));
-  c->compute_ = std::make_unique<compute::Runtime>(compute::RuntimeOptions{options.compute_workers});
+
   // A fresh timestamp above everything before the restart: every table is
   // advanced to just past it, and reads start there.
   TANDEM_ASSIGN_OR_RETURN(Timestamp boot, c->oracle_->write_ts());
   TANDEM_RETURN_IF_ERROR(c->shards_->advance_uppers(boot + 1));
   c->oracle_->apply_write(boot);
   c->upper_ = boot + 1;
-  c->compute_->set_response_waker([coord = c.get()] {
-    asio::post(coord->io_, [coord] { coord->drain_compute_responses(); });
-  });
+  TANDEM_RETURN_IF_ERROR(c->add_cluster(options.default_cluster, options.compute_workers));
   c->ticker_ = std::make_unique<asio::steady_timer>(c->io_);
   c->schedule_upper_tick();
   c->thread_ = std::thread([io = &c->io_] { io->run(); });
@@ -36,7 +34,7 @@ Coordinator::~Coordinator() {
   // The committer may still complete appends; they post to the stopped
   // io_context, which outlives the shard store.
   shards_.reset();
-  compute_.reset();
+  runtimes_.clear();
 }
 
 void Coordinator::schedule_upper_tick() {
@@ -59,7 +57,9 @@ void Coordinator::advance_all(Timestamp upper) {
     asio::post(io_, [this, upper, s] {
       if (!s.is_ok()) return;  // the next write or tick retries from the shards' state
       oracle_->apply_write(upper - 1);
-      for (auto& [id, table] : tables_) table.input->advance_to(upper);
+      for (auto& [id, table] : tables_) {
+        for (auto& [cluster, input] : table.inputs) input->advance_to(upper);
+      }
     });
   });
 }
@@ -142,34 +142,74 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
   }
   Table t;
   t.shard = shard;
-  t.input = compute_->create_input(table);
   t.unique_keys = std::move(unique_keys);
   t.key_counts.resize(t.unique_keys.size());
+  std::vector<std::pair<std::string, Diff>> rows;
   if (exists) {
     // The history before the boot timestamp arrives consolidated at it.
-    TANDEM_ASSIGN_OR_RETURN(auto rows, shards_->snapshot(shard, upper_ - 1));
-    for (auto& [row, diff] : rows) {
-      Row r(std::move(row));
-      count_keys(t, r.ref(), diff);
-      t.input->send(std::move(r), upper_ - 1, diff);
-    }
+    TANDEM_ASSIGN_OR_RETURN(rows, shards_->snapshot(shard, upper_ - 1));
+    for (auto& [row, diff] : rows) count_keys(t, RowRef(row), diff);
   }
-  t.input->advance_to(upper_);
+  for (auto& [cluster, runtime] : runtimes_) {
+    auto input = runtime->create_input(table);
+    for (auto& [row, diff] : rows) input->send(Row(row), upper_ - 1, diff);
+    input->advance_to(upper_);
+    t.inputs.emplace(cluster, std::move(input));
+  }
   tables_.emplace(table, std::move(t));
   return Status::ok();
 }
 
-void Coordinator::peek(std::optional<compute::DataflowDescription> dataflow, compute::Peek peek,
+Status Coordinator::add_cluster(uint64_t cluster, size_t workers) {
+  if (runtimes_.count(cluster) != 0) return Status::ok();
+  auto runtime = std::make_unique<compute::Runtime>(compute::RuntimeOptions{std::max<size_t>(1, workers)});
+  runtime->set_response_waker([this, cluster] { asio::post(io_, [this, cluster] { drain_compute_responses(cluster); }); });
+  // Every table becomes a source of the new runtime, with its contents as
+  // of the last applied write; later writes reach it like every runtime.
+  Timestamp as_of = oracle_->read_ts();
+  for (auto& [id, table] : tables_) {
+    auto input = runtime->create_input(id);
+    TANDEM_ASSIGN_OR_RETURN(auto rows, shards_->snapshot(table.shard, as_of));
+    for (auto& [row, diff] : rows) input->send(Row(std::move(row)), as_of, diff);
+    input->advance_to(as_of + 1);
+    table.inputs.emplace(cluster, std::move(input));
+  }
+  runtimes_.emplace(cluster, std::move(runtime));
+  return Status::ok();
+}
+
+void Coordinator::drop_cluster(uint64_t cluster) {
+  for (auto& [id, table] : tables_) table.inputs.erase(cluster);
+  runtimes_.erase(cluster);
+}
+
+Status Coordinator::send(uint64_t cluster, compute::ComputeCommand command) {
+  auto it = runtimes_.find(cluster);
+  if (it == runtimes_.end()) return Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime");
+  it->second->send(std::move(command));
+  return Status::ok();
+}
+
+void Coordinator::peek(uint64_t cluster, std::optional<compute::DataflowDescription> dataflow, compute::Peek peek,
                        std::function<void(compute::PeekResponse)> done) {
+  auto runtime = runtimes_.find(cluster);
+  if (runtime == runtimes_.end()) {
+    compute::PeekResponse response;
+    response.kind = compute::PeekResponse::Kind::kError;
+    response.error = Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime");
+    done(std::move(response));
+    return;
+  }
   peek.uuid = next_peek_++;
   PendingPeek pending;
+  pending.cluster = cluster;
   pending.done = std::move(done);
   if (dataflow) {
     pending.drop_after = peek.target;
-    compute_->send(compute::CreateDataflow{std::move(*dataflow)});
+    runtime->second->send(compute::CreateDataflow{std::move(*dataflow)});
   }
   peeks_.emplace(peek.uuid, std::move(pending));
-  compute_->send(std::move(peek));
+  runtime->second->send(std::move(peek));
 }
 
 void Coordinator::lock_modifications(std::function<void()> granted) {
@@ -191,15 +231,17 @@ void Coordinator::unlock_modifications() {
   asio::post(io_, std::move(next));  // still held: handed to the next waiter
 }
 
-void Coordinator::drain_compute_responses() {
-  while (auto response = compute_->try_recv()) {
+void Coordinator::drain_compute_responses(uint64_t cluster) {
+  auto runtime = runtimes_.find(cluster);
+  if (runtime == runtimes_.end()) return;
+  while (auto response = runtime->second->try_recv()) {
     auto* p = std::get_if<compute::PeekResponse>(&*response);
     if (p == nullptr) continue;  // frontier reports: introspection will use them
     auto it = peeks_.find(p->uuid);
     if (it == peeks_.end()) continue;
     PendingPeek pending = std::move(it->second);
     peeks_.erase(it);
-    if (pending.drop_after) compute_->send(compute::DropDataflow{*pending.drop_after});
+    if (pending.drop_after) runtime->second->send(compute::DropDataflow{*pending.drop_after});
     pending.done(std::move(*p));
   }
 }
@@ -264,12 +306,19 @@ void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Resul
       for (auto& w : *shared_writes) {
         auto it = tables_.find(w.table);
         if (it == tables_.end()) continue;  // dropped while the write committed
-        std::vector<compute::Update> updates;
-        updates.reserve(w.updates.size());
-        for (auto& [row, diff] : w.updates) updates.push_back(compute::Update{{}, std::move(row), time, diff});
-        it->second.input->send_batch(std::move(updates));
+        for (auto input = it->second.inputs.begin(); input != it->second.inputs.end(); ++input) {
+          bool last = std::next(input) == it->second.inputs.end();
+          std::vector<compute::Update> updates;
+          updates.reserve(w.updates.size());
+          for (auto& [row, diff] : w.updates) {
+            updates.push_back(compute::Update{{}, last ? std::move(row) : row, time, diff});
+          }
+          input->second->send_batch(std::move(updates));
+        }
       }
-      for (auto& [id, table] : tables_) table.input->advance_to(time + 1);
+      for (auto& [id, table] : tables_) {
+        for (auto& [cluster, input] : table.inputs) input->advance_to(time + 1);
+      }
       done(time);
     });
   });

@@ -5,6 +5,10 @@
 // table's upper moving: after each write and at least once a second, all
 // tables' uppers advance together, so idle tables stay readable at "now".
 //
+// Clusters: each cluster owns a compute runtime with its own workers
+// (add_cluster); every table is a source in every runtime, so any cluster
+// can read any table. Indexes and peeks run on one cluster's runtime.
+//
 // Tables: each table is a durable shard in storage and a source collection
 // in compute. A write takes a timestamp from the oracle, is committed to its
 // shards (group commit: concurrent writes share one fsync), and only then
@@ -42,7 +46,9 @@ class DurableStore;
 namespace tandem::frontend {
 
 struct CoordinatorOptions {
+  // Workers of the default cluster's runtime (id `default_cluster`).
   size_t compute_workers = 1;
+  uint64_t default_cluster = 0;
   std::chrono::milliseconds upper_interval{1000};
 };
 
@@ -86,11 +92,20 @@ class Coordinator {
   // 23505 when a row would duplicate a unique key, and nothing is written).
   void write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done);
 
-  // Sends `peek` (after `dataflow`, if given: a one-shot dataflow dropped
-  // once the peek is answered) and calls `done` with the response, on the
-  // coordinator thread.
-  void peek(std::optional<compute::DataflowDescription> dataflow, compute::Peek peek,
+  // Starts the runtime of cluster `cluster` (a catalog cluster id, packed)
+  // with `workers` threads, feeding it every table's contents so far.
+  Status add_cluster(uint64_t cluster, size_t workers);
+  // Stops the cluster's runtime (its dataflows must have been dropped).
+  void drop_cluster(uint64_t cluster);
+  bool has_cluster(uint64_t cluster) const { return runtimes_.count(cluster) != 0; }
+
+  // Sends `peek` to the cluster's runtime (after `dataflow`, if given: a
+  // one-shot dataflow dropped once the peek is answered) and calls `done`
+  // with the response, on the coordinator thread.
+  void peek(uint64_t cluster, std::optional<compute::DataflowDescription> dataflow, compute::Peek peek,
             std::function<void(compute::PeekResponse)> done);
+  // Sends a command to the cluster's runtime (index dataflows, drops).
+  Status send(uint64_t cluster, compute::ComputeCommand command);
   compute::GlobalId allocate_transient_id() { return next_transient_++; }
   // A fresh shard id, unique across restarts (a write timestamp).
   Result<storage::ShardId> allocate_shard_id() { return oracle_->write_ts(); }
@@ -101,7 +116,8 @@ class Coordinator {
   void lock_modifications(std::function<void()> granted);
   void unlock_modifications();
 
-  compute::Runtime& compute() { return *compute_; }
+  // The default cluster's runtime (tests).
+  compute::Runtime& compute() { return *runtimes_.begin()->second; }
   storage::ShardStore& shards() { return *shards_; }
 
  private:
@@ -112,7 +128,8 @@ class Coordinator {
 
   struct Table {
     storage::ShardId shard = 0;
-    std::shared_ptr<compute::InputHandle> input;
+    // One input per cluster runtime.
+    std::map<uint64_t, std::shared_ptr<compute::InputHandle>> inputs;
     std::vector<UniqueKey> unique_keys;
     // Per unique key: the key rows present, with their multiplicity. Kept on
     // the coordinator thread in write order, so checks see every earlier
@@ -125,9 +142,10 @@ class Coordinator {
   void release_keys(const std::vector<TableWrite>& writes);
   void count_keys(Table& table, RowRef row, Diff diff);
   // Runs on the coordinator thread whenever compute has queued responses.
-  void drain_compute_responses();
+  void drain_compute_responses(uint64_t cluster);
 
   struct PendingPeek {
+    uint64_t cluster = 0;
     std::optional<compute::GlobalId> drop_after;  // one-shot dataflow export
     std::function<void(compute::PeekResponse)> done;
   };
@@ -141,7 +159,7 @@ class Coordinator {
   CoordinatorOptions options_;
   std::unique_ptr<storage::ShardStore> shards_;
   std::unique_ptr<storage::TimestampOracle> oracle_;
-  std::unique_ptr<compute::Runtime> compute_;
+  std::map<uint64_t, std::unique_ptr<compute::Runtime>> runtimes_;
   std::map<compute::GlobalId, Table> tables_;
   // The upper every table has been advanced to (all move together).
   Timestamp upper_ = 0;
