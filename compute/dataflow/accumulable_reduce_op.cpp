@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <cstdlib>
+#include <string_view>
 
 #include "common/eval.hpp"
 #include "common/numeric.hpp"
@@ -12,7 +14,13 @@
 namespace tandem::compute {
 namespace {
 
-std::atomic<bool> g_enabled{true};
+// Default from the environment so one benchmark binary can measure both paths.
+bool enabled_by_environment() {
+  const char* v = std::getenv("TANDEM_ACCUMULABLE_REDUCE");
+  return v == nullptr || std::string_view(v) != "0";
+}
+
+std::atomic<bool> g_enabled{enabled_by_environment()};
 
 // The same status GroupLogic's ReduceLogic reports, so the error rows agree.
 Status negative_multiplicity() {
@@ -115,10 +123,10 @@ bool AccumulableReduceOp::result(RowRef key, const Group& group, Row* row, bool*
     const AggregateAccumulator& acc = group.aggregates[a];
     switch (aggregates_[a].func) {
       case AggregateFunc::kCountAll:
-        packer.push(Datum::from_int64(group.rows));
+        packer.push(Datum::from_int64(static_cast<int64_t>(group.rows)));
         break;
       case AggregateFunc::kCount:
-        packer.push(Datum::from_int64(acc.non_null));
+        packer.push(Datum::from_int64(static_cast<int64_t>(acc.non_null)));
         break;
       case AggregateFunc::kSumInt:
         if (acc.non_null == 0) {

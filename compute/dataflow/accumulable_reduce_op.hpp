@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "common/eval_context.hpp"
+#include "common/u256.hpp"  // i128
 #include "compute/dataflow/operator.hpp"
 #include "compute/plan/aggregate.hpp"
 
@@ -54,7 +55,9 @@ namespace tandem::compute {
 bool is_accumulable(const std::vector<AggregateExpr>& aggregates);
 
 // Whether render chooses AccumulableReduceOp for eligible Reduces (default
-// true). Tests flip it to compare the two paths; affects later renders only.
+// true; false if the environment sets TANDEM_ACCUMULABLE_REDUCE=0, for
+// benchmarking). Tests flip it to compare the two paths; affects later
+// renders only.
 bool accumulable_reduce_enabled();
 void set_accumulable_reduce_enabled(bool enabled);
 
@@ -68,14 +71,14 @@ class AccumulableReduceOp final : public Operator {
 
  private:
   struct AggregateAccumulator {
-    Diff non_null = 0;
+    i128 non_null = 0;  // i128 like the sums, so huge multiplicities cannot wrap
     i128 sum = 0;
     bool overflowed = false;  // sticky; see the header comment
   };
   // Rows whose expression failed, per aggregate: val bytes -> (error row, multiplicity).
   using ErrorRows = std::vector<std::map<std::string, std::pair<Row, Diff>>>;
   struct Group {
-    Diff rows = 0;
+    i128 rows = 0;
     std::vector<AggregateAccumulator> aggregates;
     std::unique_ptr<ErrorRows> errors;  // null while no row has failed
     Row output;                          // valid if has_output

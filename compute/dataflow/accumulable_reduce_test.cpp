@@ -69,6 +69,10 @@ void check_against_logic(const std::vector<AggregateExpr>& aggs, const Row& key,
     for (const auto& [row, d] : want.oks) want_oks[std::string(row.bytes())] += d;
     for (const auto& [row, d] : want.errs) want_errs[std::string(row.bytes())] += d;
     INFO("time " << t);
+    std::string described;
+    for (const auto& [e, d] : errs) described += " got " + status_from_error_row(RowRef(e)).to_string();
+    for (const auto& [e, d] : want_errs) described += " want " + status_from_error_row(RowRef(e)).to_string();
+    INFO(described);
     CHECK(oks == want_oks);
     CHECK(errs == want_errs);
     CHECK(op.group_count() == (contents.empty() ? 0u : 1u));

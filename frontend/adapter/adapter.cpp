@@ -59,6 +59,7 @@ catalog::SearchPath path_of(const Session& session) {
 
 bool runs_on_coordinator(const sql::Statement& s) {
   return s.as<sql::CreateTable>() || s.as<sql::CreateIndex>() || s.as<sql::CreateView>() || s.as<sql::CreateCluster>() ||
+         s.as<sql::AlterRename>() ||
          s.as<sql::DropObjects>() || s.as<sql::Insert>() ||
          s.as<sql::Update>() ||
          s.as<sql::Delete>() || s.as<sql::Truncate>() || s.as<sql::Copy>() || s.as<sql::AlterSystemSet>() ||
@@ -312,7 +313,7 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
     prepared->result_columns = {text("name"), ResultColumn{"nullable", ColumnType{TypeId::kBool, -1, false}},
                                 text("type")};
   } else if (s.as<sql::CreateTable>() || s.as<sql::DropObjects>() || s.as<sql::CreateIndex>() ||
-             s.as<sql::CreateView>() || s.as<sql::CreateCluster>()) {
+             s.as<sql::CreateView>() || s.as<sql::CreateCluster>() || s.as<sql::AlterRename>()) {
     // Validated when executed, against the catalog as it is then.
   } else if (auto* unsupported = s.as<sql::Unsupported>()) {
     return Status::error(sqlstate::kFeatureNotSupported, unsupported->what + " is not supported");
@@ -389,6 +390,7 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
   if (auto* create = s.as<sql::CreateIndex>()) co_return create_index(engine, path, session.vars().cluster(), *create);
   if (auto* create = s.as<sql::CreateView>()) co_return create_view(engine, path, *create);
   if (auto* create = s.as<sql::CreateCluster>()) co_return create_cluster(engine, *create);
+  if (auto* rename = s.as<sql::AlterRename>()) co_return alter_rename(engine, path, *rename);
   if (s.as<sql::AlterSystemSet>() || s.as<sql::AlterSystemReset>()) {
     if (!session.is_superuser()) {
       co_return Status::error(sqlstate::kInsufficientPrivilege, "permission denied to alter system")

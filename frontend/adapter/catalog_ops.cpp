@@ -209,6 +209,64 @@ Result<catalog::ItemSpec> index_spec(const catalog::CatalogSnapshot& snapshot, c
 
 }  // namespace
 
+Result<ExecResult> alter_rename(Engine& engine, const catalog::SearchPath& path, const sql::AlterRename& rename) {
+  static const std::map<sql::ObjectType, std::pair<catalog::ItemKind, const char*>> kinds = {
+      {sql::ObjectType::kTable, {catalog::ItemKind::kTable, "ALTER TABLE"}},
+      {sql::ObjectType::kView, {catalog::ItemKind::kView, "ALTER VIEW"}},
+      {sql::ObjectType::kIndex, {catalog::ItemKind::kIndex, "ALTER INDEX"}},
+  };
+  auto kind = kinds.find(rename.type);
+  if (kind == kinds.end()) return Status::error(sqlstate::kFeatureNotSupported, "this ALTER ... RENAME is not supported yet");
+  ExecResult r;
+  r.tag = kind->second.second;
+  auto snapshot = engine.catalog.snapshot();
+  auto found = resolve(*snapshot, path, rename.name);
+  if (!found.ok()) {
+    if (!rename.if_exists) return found.status();
+    r.notices.push_back(ResultNotice{ResultNotice::Severity::kNotice,
+                                     Status::error(sqlstate::kUndefinedTable, std::string(catalog::item_kind_noun(kind->second.first)) +
+                                                                                  " \"" + rename.name.parts.back() +
+                                                                                  "\" does not exist, skipping")});
+    return r;
+  }
+  const catalog::Item* item = *found;
+  if (item->kind != kind->second.first) {
+    return Status::error(sqlstate::kWrongObjectType, "\"" + item->name.item + "\" is not a " +
+                                                         std::string(catalog::item_kind_noun(kind->second.first)));
+  }
+  // Rewrites a stored statement's object names: the renamed item itself, or
+  // the ON clause of an index on it.
+  auto rewrite = [&](const catalog::Item& target) -> Result<std::string> {
+    TANDEM_ASSIGN_OR_RETURN(sql::Statement stmt, sql::parse_one(target.create_sql));
+    if (auto* t = stmt.as<sql::CreateTable>()) {
+      t->name.parts.back() = rename.new_name;
+    } else if (auto* v = stmt.as<sql::CreateView>()) {
+      v->name.parts.back() = rename.new_name;
+    } else if (auto* i = stmt.as<sql::CreateIndex>()) {
+      if (target.id == item->id) {
+        i->name = rename.new_name;
+      } else {
+        i->on.parts.back() = rename.new_name;
+      }
+    }
+    return sql::print(stmt);
+  };
+  catalog::SqlRewrites rewrites;
+  TANDEM_ASSIGN_OR_RETURN(rewrites[item->id], rewrite(*item));
+  for (catalog::ItemId dependent : snapshot->dependents(item->id)) {
+    const catalog::Item* d = snapshot->item(dependent);
+    if (d->kind != catalog::ItemKind::kIndex) {
+      return Status::error(sqlstate::kFeatureNotSupported, "cannot rename \"" + item->name.item + "\": " +
+                                                               std::string(catalog::item_kind_noun(d->kind)) + " \"" +
+                                                               d->name.item + "\" uses it")
+          .with_hint("Renaming objects that views depend on is not supported yet.");
+    }
+    TANDEM_ASSIGN_OR_RETURN(rewrites[dependent], rewrite(*d));
+  }
+  TANDEM_RETURN_IF_ERROR(engine.catalog.rename_item(item->id, rename.new_name, rewrites));
+  return r;
+}
+
 uint64_t cluster_key(catalog::ClusterId id) {
   uint64_t tag = id.kind == catalog::IdKind::kUser ? 0 : id.kind == catalog::IdKind::kSystem ? 1 : 2;
   return (tag << 62) | id.value;

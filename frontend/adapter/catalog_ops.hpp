@@ -49,6 +49,11 @@ uint64_t cluster_key(catalog::ClusterId id);
 // Materialize's credit sizes ('25cc', ...).
 Result<size_t> workers_for_size(const std::string& size);
 
+// ALTER TABLE/VIEW/INDEX ... RENAME TO (on the coordinator thread). The
+// item's create_sql and its indexes' are rewritten; renaming an object that
+// views use is refused (their SQL would need rewriting too).
+Result<ExecResult> alter_rename(Engine& engine, const catalog::SearchPath& path, const sql::AlterRename& rename);
+
 // CREATE CLUSTER / DROP CLUSTER (on the coordinator thread).
 Result<ExecResult> create_cluster(Engine& engine, const sql::CreateCluster& create);
 Result<ExecResult> drop_cluster(Engine& engine, const sql::DropObjects& drop);
