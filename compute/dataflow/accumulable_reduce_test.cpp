@@ -1,4 +1,5 @@
-// AccumulableReduceOp against the recompute it replaces:
+// The specialised Reduce paths against the recompute they replace. First
+// AccumulableReduceOp (count/sum):
 //  * operator level: random update sequences (and extreme multiplicities that
 //    overflow the sums) applied to the op must yield, at every time, exactly
 //    what GroupLogic's ReduceLogic computes from the accumulated contents;
@@ -6,6 +7,10 @@
 //    zero, emptying groups; NULL inputs; expression errors; int8 sums past
 //    int8) run through the runtime with the accumulable path on and off, 1 and
 //    2 workers, and must equal the reference evaluator at every sealed time.
+// Then the hierarchical min/max path (hierarchical_reduce.hpp), the same way
+// at plan level, with expression errors, NULLs, a global group, and ties
+// between equal but byte-different values (numerics of different scale)
+// and between different errors.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -14,6 +19,7 @@
 #include "compute/dataflow/accumulable_reduce_op.hpp"
 #include "compute/dataflow/error_row.hpp"
 #include "compute/dataflow/group_logic.hpp"
+#include "compute/dataflow/hierarchical_reduce.hpp"
 #include "compute/testing/harness.hpp"
 
 namespace tandem::compute {
@@ -180,17 +186,19 @@ void check_plan(const PlanNode& plan, std::size_t arity, std::size_t workers, st
   }
 }
 
-// Runs the plan through both Reduce paths; restores the default afterwards.
-void check_both_paths(const PlanNode& plan, std::size_t arity) {
-  for (const bool accumulable : {true, false}) {
-    set_accumulable_reduce_enabled(accumulable);
+// Runs the plan with the specialised path switched on and off (`set_enabled`);
+// restores the default afterwards.
+void check_both_paths(const PlanNode& plan, std::size_t arity,
+                      void (*set_enabled)(bool) = set_accumulable_reduce_enabled) {
+  for (const bool specialised : {true, false}) {
+    set_enabled(specialised);
     for (const std::size_t workers : {1, 2})
       for (const std::uint64_t seed : {21u, 22u, 23u}) {
-        INFO("accumulable " << accumulable);
+        INFO("specialised path " << specialised);
         check_plan(plan, arity, workers, seed);
       }
   }
-  set_accumulable_reduce_enabled(true);
+  set_enabled(true);
 }
 
 PlanNode mfp(PlanNode input, MapFilterProject m) { return PlanNode{Mfp{std::move(input), std::move(m)}}; }
@@ -208,15 +216,16 @@ TEST_CASE("random: accumulable global int8 sum past int8, both paths", "[dataflo
   // sums of 1..3 * 2^61 leave int8: sum(int8) is a wider numeric, kSumInt fails.
   MapFilterProject widen;
   widen.input_arity = 2;
-  widen.expressions.push_back(ScalarExpr::binary(BinaryFunc::kMulInt8, ScalarExpr::unary(UnaryFunc::kCast, col(1), i8()),
+  widen.expressions.push_back(ScalarExpr::binary(BinaryFunc::kMulInt8,
+                                                 ScalarExpr::unary(UnaryFunc::kCast, col(1), i8()),
                                                  ScalarExpr::literal(Datum::from_int64(int64_t{1} << 61), i8()), i8()));
   widen.projection = {0, 2};
   const ScalarExpr c1 = ScalarExpr::column(1, i8());
   PlanNode widened = mfp(source(1), widen);
   check_both_paths(PlanNode{Reduce{widened, {}, {agg(AggregateFunc::kSumInt8, c1), agg(AggregateFunc::kCountAll, c1)}}},
                    2);
-  check_both_paths(PlanNode{Reduce{widened, {col(0)}, {agg(AggregateFunc::kCount, c1), agg(AggregateFunc::kSumInt, c1)}}},
-                   3);
+  check_both_paths(
+      PlanNode{Reduce{widened, {col(0)}, {agg(AggregateFunc::kCount, c1), agg(AggregateFunc::kSumInt, c1)}}}, 3);
 }
 
 TEST_CASE("random: accumulable reduce with expression errors, both paths", "[dataflow][random][reduce]") {
@@ -228,6 +237,47 @@ TEST_CASE("random: accumulable reduce with expression errors, both paths", "[dat
       testing::int4_type());
   check_both_paths(
       PlanNode{Reduce{source(1), {col(0)}, {agg(AggregateFunc::kCount, div2), agg(AggregateFunc::kSumInt, div)}}}, 3);
+  // Division by zero (b = 0) vs integer out of range (b = 1): the least row's.
+  const ScalarExpr scaled = ScalarExpr::binary(BinaryFunc::kMulInt4, div, lit(300000000), testing::int4_type());
+  check_both_paths(PlanNode{Reduce{source(1), {col(0)}, {agg(AggregateFunc::kSumInt, scaled)}}}, 2);
+}
+
+TEST_CASE("hierarchical reduce: eligibility", "[dataflow][reduce]") {
+  CHECK(is_hierarchical({agg(AggregateFunc::kMin, col(0)), agg(AggregateFunc::kMax, col(1))}));
+  CHECK_FALSE(is_hierarchical({}));
+  CHECK_FALSE(is_hierarchical({agg(AggregateFunc::kMin, col(0), /*distinct=*/true)}));
+  CHECK_FALSE(is_hierarchical({agg(AggregateFunc::kMin, col(0)), agg(AggregateFunc::kCountAll, col(0))}));
+}
+
+TEST_CASE("random: hierarchical min/max reduce, both paths", "[dataflow][random][reduce]") {
+  const std::vector<AggregateExpr> aggs{agg(AggregateFunc::kMin, col(1)), agg(AggregateFunc::kMax, col(1)),
+                                        agg(AggregateFunc::kMax, col(0))};
+  check_both_paths(PlanNode{Reduce{source(1), {col(0)}, aggs}}, 4, set_hierarchical_reduce_enabled);
+  check_both_paths(PlanNode{Reduce{source(1), {}, aggs}}, 3, set_hierarchical_reduce_enabled);
+}
+
+TEST_CASE("random: hierarchical min/max with errors and ties, both paths", "[dataflow][random][reduce]") {
+  // 12 / b fails for b = 0; 12 / (b - 1) for b = 1, in the second aggregate.
+  const ScalarExpr div = ScalarExpr::binary(BinaryFunc::kDivInt4, lit(12), col(1), testing::int4_type());
+  const ScalarExpr div2 = ScalarExpr::binary(
+      BinaryFunc::kDivInt4, lit(12), ScalarExpr::binary(BinaryFunc::kAddInt4, col(1), lit(-1), testing::int4_type()),
+      testing::int4_type());
+  check_both_paths(
+      PlanNode{Reduce{source(1), {col(0)}, {agg(AggregateFunc::kMax, div2), agg(AggregateFunc::kMin, div)}}}, 3,
+      set_hierarchical_reduce_enabled);
+  // 12 / b * 300000000 fails differently for b = 0 (division by zero) and
+  // b = 1 (integer out of range): the recompute reports the least row's error.
+  const ScalarExpr scaled = ScalarExpr::binary(BinaryFunc::kMulInt4, div, lit(300000000), testing::int4_type());
+  check_both_paths(PlanNode{Reduce{source(1), {col(0)}, {agg(AggregateFunc::kMin, scaled)}}}, 2,
+                   set_hierarchical_reduce_enabled);
+  // Grouped by b: round(b::numeric, a) is b at scale a, equal values with
+  // different bytes; the least input row (least a) decides the output bytes.
+  const ColumnType numeric{TypeId::kNumeric};
+  const ScalarExpr rounded = ScalarExpr::binary(BinaryFunc::kRoundNumericScale,
+                                                ScalarExpr::unary(UnaryFunc::kCast, col(1), numeric), col(0), numeric);
+  check_both_paths(
+      PlanNode{Reduce{source(1), {col(1)}, {agg(AggregateFunc::kMin, rounded), agg(AggregateFunc::kMax, rounded)}}}, 3,
+      set_hierarchical_reduce_enabled);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "compute/dataflow/accumulable_reduce_op.hpp"
 #include "compute/dataflow/group_op.hpp"
+#include "compute/dataflow/hierarchical_reduce.hpp"
 #include "compute/dataflow/join_op.hpp"
 #include "compute/dataflow/stateless_ops.hpp"
 
@@ -44,7 +45,9 @@ class Renderer {
 
   // The input keyed by `key` and exchanged so each key lands on one worker.
   Operator* exchange_by_key(Operator* input, std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys) {
-    Operator* keyed = add<KeyByOp>({input}, std::move(key), skip_null_keys);
+    return exchange(add<KeyByOp>({input}, std::move(key), skip_null_keys));
+  }
+  Operator* exchange(Operator* keyed) {
     auto channel = ctx_.channel(channels_++);
     add<ExchangeSendOp>({keyed}, channel, ctx_.worker);
     return add<ExchangeRecvOp>({}, channel, ctx_.worker);
@@ -115,6 +118,17 @@ class Renderer {
       // Running sums need each update once, not the group's history: no arrangement.
       Operator* received = exchange_by_key(in, n.group_key, false);
       return static_cast<Operator*>(add<AccumulableReduceOp>({received}, n.aggregates));
+    }
+    if (hierarchical_reduce_enabled() && is_hierarchical(n.aggregates)) {
+      // Level 1 per (key, bucket), level 2 per key over the bucket winners.
+      Operator* bucketed = add<BucketKeyOp>({add<KeyByOp>({in}, n.group_key, false)});
+      ArrangeOp* a1 = add<ArrangeOp>({exchange(bucketed)}, /*arrange_errors=*/false, /*emit_output=*/true);
+      Operator* buckets = add<GroupOp>({a1}, "ReduceBuckets", a1, make_minmax_bucket_logic(n.aggregates));
+      std::vector<std::size_t> key_columns(n.group_key.size());
+      for (std::size_t i = 0; i < key_columns.size(); ++i) key_columns[i] = i;
+      ArrangeOp* a2 = arrange(buckets, column_key(key_columns), false, false);
+      return static_cast<Operator*>(
+          add<GroupOp>({a2}, "Reduce", a2, make_minmax_merge_logic(n.aggregates, n.group_key.size())));
     }
     ArrangeOp* a = arrange(in, n.group_key, false, false);
     return static_cast<Operator*>(add<GroupOp>({a}, "Reduce", a, make_reduce_logic(n.aggregates)));
