@@ -20,29 +20,12 @@ using namespace tandem::storage;
 using tandem::storage::testing::numbered;
 using tandem::storage::testing::open_durable;
 using tandem::storage::testing::ScratchDir;
+using tandem::storage::testing::Contents;
+using tandem::storage::testing::model_at;
+using tandem::storage::testing::open_shards;
 
 namespace {
 
-using Contents = std::vector<std::pair<std::string, Diff>>;
-
-// The naive model: the sum of diffs per row over updates at times <= as_of.
-Contents model_at(const std::vector<Update>& history, Timestamp as_of) {
-  std::map<std::string, Diff> sums;
-  for (const Update& u : history) {
-    if (u.time <= as_of) sums[u.row] += u.diff;
-  }
-  Contents out;
-  for (auto& [row, diff] : sums) {
-    if (diff != 0) out.emplace_back(row, diff);
-  }
-  return out;
-}
-
-std::unique_ptr<ShardStore> open_shards(DurableStore& durable) {
-  auto store = ShardStore::open(durable);
-  REQUIRE(store.ok());
-  return std::move(*store);
-}
 
 size_t count_keys(const DurableStore& durable, ShardId shard) {
   std::unique_ptr<rocksdb::Iterator> it(

@@ -10,6 +10,11 @@
 #include <catch2/catch.hpp>
 
 #include "storage/durable_store.hpp"
+#include "storage/shard_store.hpp"
+
+#include <map>
+#include <utility>
+#include <vector>
 
 namespace tandem::storage::testing {
 
@@ -39,6 +44,28 @@ inline std::string numbered(const char* prefix, uint64_t n) {
 
 inline std::unique_ptr<DurableStore> open_durable(const std::string& path, bool sync = true) {
   auto store = DurableStore::open({path, sync});
+  REQUIRE(store.ok());
+  return std::move(*store);
+}
+
+using Contents = std::vector<std::pair<std::string, Diff>>;
+
+// The naive model of a shard: the sum of diffs per row over the updates at
+// times <= as_of, zero sums dropped, sorted by row.
+inline Contents model_at(const std::vector<Update>& history, Timestamp as_of) {
+  std::map<std::string, Diff> sums;
+  for (const Update& u : history) {
+    if (u.time <= as_of) sums[u.row] += u.diff;
+  }
+  Contents out;
+  for (auto& [row, diff] : sums) {
+    if (diff != 0) out.emplace_back(row, diff);
+  }
+  return out;
+}
+
+inline std::unique_ptr<ShardStore> open_shards(DurableStore& durable) {
+  auto store = ShardStore::open(durable);
   REQUIRE(store.ok());
   return std::move(*store);
 }
