@@ -296,6 +296,14 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
       prepared->result_columns = to_result_columns(plan.columns);
       prepared->copy_out_query = std::move(query);
     }
+  } else if (auto* explain = s.as<sql::Explain>()) {
+    bool plan_stage = explain->stage == sql::Explain::Stage::kDefault || explain->stage == sql::Explain::Stage::kOptimized;
+    if (!plan_stage || explain->format != sql::Explain::Format::kText || !std::holds_alternative<sql::Query>(explain->explainee)) {
+      return Status::error(sqlstate::kFeatureNotSupported,
+                           "only EXPLAIN [OPTIMIZED] PLAN [AS TEXT] FOR a query is supported yet");
+    }
+    prepared->returns_rows = true;
+    prepared->result_columns = {text("Optimized Plan")};
   } else if (s.as<sql::ShowObjects>()) {
     prepared->returns_rows = true;
     prepared->result_columns = {text("name")};
@@ -372,6 +380,7 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     co_return show_objects(*snapshot, path, *show);
   }
   if (auto* show = s.as<sql::ShowCreate>()) co_return show_create(*snapshot, path, *show);
+  if (auto* explain = s.as<sql::Explain>()) co_return explain_query(session, *snapshot, path, *explain, statement);
   if (auto* show = s.as<sql::ShowColumns>()) co_return show_columns(*snapshot, path, *show);
   if (statement.reads_collections || runs_on_coordinator(s)) {
     co_return co_await run_on<ExecResult>(coordinator_->executor(), [&]() -> awaitable<Result<ExecResult>> {
@@ -379,6 +388,31 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     });
   }
   co_return not_supported_yet(s);
+}
+
+Result<ExecResult> Adapter::explain_query(Session& session, const catalog::CatalogSnapshot& snapshot,
+                                          const catalog::SearchPath& path, const sql::Explain& explain,
+                                          const PreparedStatement& statement) {
+  const std::string& cluster = session.vars().cluster();
+  TANDEM_ASSIGN_OR_RETURN(const catalog::Cluster* c, snapshot.resolve_cluster(cluster));
+  auto shared = catalog_->snapshot();
+  SessionCatalog reader(shared, path, c->id);
+  std::vector<ColumnType> types = statement.param_types;
+  TANDEM_ASSIGN_OR_RETURN(planner::ReadPlan plan, describe_read(std::get<sql::Query>(explain.explainee), reader, types));
+  std::string text = plan.explain;
+  if (!text.empty() && text.back() != '\n') text += "\n";
+  if (auto* peek = std::get_if<planner::PeekExisting>(&plan.plan)) {
+    const catalog::Item* index = snapshot.item(catalog::item_id_from_compute(peek->index_id));
+    text += "Used Indexes:\n  - " + (index ? index->name.to_string() : std::string("?")) +
+            (peek->literal_keys ? " (lookup)\n" : " (*** full scan ***)\n");
+  }
+  text += "Target cluster: " + c->name + "\n";
+  ExecResult r;
+  r.returns_rows = true;
+  r.columns = statement.result_columns;
+  r.rows.push_back(Row::pack_one(Datum::from_string(text)));
+  r.tag = "EXPLAIN";
+  return r;
 }
 
 awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, const PreparedStatement& statement,
@@ -572,6 +606,14 @@ awaitable<Result<ExecResult>> Adapter::read_collections(const catalog::SearchPat
   if (!peeked.ok()) co_return peeked.status();
   auto finished = peeked->finishing.apply(peeked->rows);
   if (!finished.ok()) co_return finished.status();
+  // max_result_size bounds what one read may return.
+  int64_t limit = catalog_->snapshot()->system_vars().get_bytes(catalog::kMaxResultSize);
+  int64_t bytes = 0;
+  for (const Row& row : *finished) bytes += static_cast<int64_t>(row.size());
+  if (limit > 0 && bytes > limit) {
+    co_return Status::error(sqlstate::kProgramLimitExceeded,
+                            "result exceeds max size of " + *catalog_->snapshot()->system_vars().get(catalog::kMaxResultSize));
+  }
   ExecResult r;
   r.returns_rows = true;
   r.columns = statement.result_columns;
