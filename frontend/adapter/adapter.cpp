@@ -7,6 +7,7 @@
 
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include "common/eval_context.hpp"
@@ -451,7 +452,7 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
     std::optional<Result<TableWrite>> evaluated;
     if (statement.insert->source) {
       auto peeked = co_await peek_query(path, session.vars().cluster(), *statement.insert->source,
-                                        statement.param_types, params);
+                                        statement.param_types, params, cancel);
       if (!peeked.ok()) co_return peeked.status();
       auto rows = peeked->finishing.apply(peeked->rows);
       if (!rows.ok()) co_return rows.status();
@@ -472,7 +473,7 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
     co_return r;
   }
   const std::string& cluster = session.vars().cluster();
-  if (statement.reads_collections) co_return co_await read_collections(path, cluster, statement, params);
+  if (statement.reads_collections) co_return co_await read_collections(path, cluster, statement, params, cancel);
   if (statement.modify) co_return co_await modify_table(path, cluster, statement, params, cancel);
   if (statement.copy_in) {
     ExecResult r;
@@ -481,7 +482,7 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
     co_return r;
   }
   if (statement.copy_out_query) {
-    auto peeked = co_await peek_query(path, cluster, *statement.copy_out_query, statement.param_types, params);
+    auto peeked = co_await peek_query(path, cluster, *statement.copy_out_query, statement.param_types, params, cancel);
     if (!peeked.ok()) co_return peeked.status();
     auto rows = peeked->finishing.apply(peeked->rows);
     if (!rows.ok()) co_return rows.status();
@@ -530,7 +531,7 @@ awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& p
   std::vector<const BoundModify*> targets{statement.modify.get()};
   for (const auto& more : statement.also_truncate) targets.push_back(more.get());
   for (const BoundModify* target : targets) {
-    auto peeked = co_await peek_query(path, cluster, target->read, statement.param_types, params);
+    auto peeked = co_await peek_query(path, cluster, target->read, statement.param_types, params, cancel);
     if (!peeked.ok()) co_return peeked.status();
     int64_t n = 0;
     auto write = apply_modify(*target, peeked->rows, params, ctx, &n);
@@ -550,7 +551,7 @@ awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& p
 
 awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::SearchPath& path, const std::string& cluster,
                                                             const sql::Query& query, std::vector<ColumnType> param_types,
-                                                            const Row& params) {
+                                                            const Row& params, CancelToken& cancel) {
   // Strict serializable: read at the oracle's read timestamp; compute
   // answers once the inputs' frontiers pass it.
   Timestamp as_of = coordinator_->read_ts();
@@ -587,22 +588,39 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::Search
     peek.literal_keys = existing.literal_keys;
     peek.mfp = existing.mfp;
   }
+  // While the peek is outstanding, a cancel request or the statement's
+  // deadline cancels it in compute (the response then says Canceled).
+  auto timer = std::make_shared<asio::steady_timer>(coordinator_->executor());
+  auto executor = coordinator_->executor();
   compute::PeekResponse response = co_await await_callback<compute::PeekResponse>(
-      [coord, &dataflow, &peek, cluster_id](auto done) {
-        coord->peek(cluster_key(cluster_id), std::move(dataflow), std::move(peek), std::move(done));
+      [coord, &dataflow, &peek, cluster_id, &cancel, timer, executor](auto done) {
+        compute::PeekId id = coord->peek(cluster_key(cluster_id), std::move(dataflow), std::move(peek), std::move(done));
+        if (id == 0) return;
+        cancel.set_waker([coord, id, executor] { asio::post(executor, [coord, id] { coord->cancel_peek(id); }); });
+        if (!cancel.check().is_ok()) coord->cancel_peek(id);
+        if (cancel.deadline() != CancelToken::Clock::time_point::max()) {
+          timer->expires_at(cancel.deadline());
+          timer->async_wait([coord, id](const boost::system::error_code& ec) {
+            if (!ec) coord->cancel_peek(id);
+          });
+        }
       });
+  cancel.clear_waker();
+  timer->cancel();
   if (response.kind == compute::PeekResponse::Kind::kError) co_return response.error;
   if (response.kind == compute::PeekResponse::Kind::kCanceled) {
-    co_return Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request");
+    Status why = cancel.check();
+    co_return why.is_ok() ? Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request") : why;
   }
   out.rows = std::move(response.rows);
   co_return out;
 }
 
 awaitable<Result<ExecResult>> Adapter::read_collections(const catalog::SearchPath& path, const std::string& cluster,
-                                                        const PreparedStatement& statement, const Row& params) {
+                                                        const PreparedStatement& statement, const Row& params,
+                                                        CancelToken& cancel) {
   const auto& query = statement.parsed->statement.as<sql::SelectStatement>()->query;
-  auto peeked = co_await peek_query(path, cluster, query, statement.param_types, params);
+  auto peeked = co_await peek_query(path, cluster, query, statement.param_types, params, cancel);
   if (!peeked.ok()) co_return peeked.status();
   auto finished = peeked->finishing.apply(peeked->rows);
   if (!finished.ok()) co_return finished.status();

@@ -78,16 +78,18 @@ class Adapter {
                                                                     const Row& params, CancelToken& cancel);
   boost::asio::awaitable<Result<ExecResult>> read_collections(const catalog::SearchPath& path,
                                                               const std::string& cluster,
-                                                              const PreparedStatement& statement, const Row& params);
+                                                              const PreparedStatement& statement, const Row& params,
+                                                              CancelToken& cancel);
   // Plans `query` at the oracle's read timestamp and peeks its rows (before
   // finishing, which it returns beside them).
   struct PeekedRows {
     std::vector<std::pair<Row, Diff>> rows;
     planner::Finishing finishing;
   };
+  // A cancel request or the statement_timeout cancels the peek (57014).
   boost::asio::awaitable<Result<PeekedRows>> peek_query(const catalog::SearchPath& path, const std::string& cluster,
                                                         const sql::Query& query, std::vector<ColumnType> param_types,
-                                                        const Row& params);
+                                                        const Row& params, CancelToken& cancel);
   boost::asio::awaitable<Result<ExecResult>> modify_table(const catalog::SearchPath& path, const std::string& cluster,
                                                           const PreparedStatement& statement, const Row& params,
                                                           CancelToken& cancel);

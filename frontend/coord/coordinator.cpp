@@ -190,15 +190,33 @@ Status Coordinator::send(uint64_t cluster, compute::ComputeCommand command) {
   return Status::ok();
 }
 
-void Coordinator::peek(uint64_t cluster, std::optional<compute::DataflowDescription> dataflow, compute::Peek peek,
-                       std::function<void(compute::PeekResponse)> done) {
+void Coordinator::cancel_peek(compute::PeekId id) {
+  auto it = peeks_.find(id);
+  if (it == peeks_.end()) return;  // already answered
+  // The session is answered now; compute finishes (or abandons) the peek in
+  // its own time and its late response finds no pending peek.
+  PendingPeek pending = std::move(it->second);
+  peeks_.erase(it);
+  auto runtime = runtimes_.find(pending.cluster);
+  if (runtime != runtimes_.end()) {
+    runtime->second->send(compute::CancelPeek{id});
+    if (pending.drop_after) runtime->second->send(compute::DropDataflow{*pending.drop_after});
+  }
+  compute::PeekResponse response;
+  response.uuid = id;
+  response.kind = compute::PeekResponse::Kind::kCanceled;
+  pending.done(std::move(response));
+}
+
+compute::PeekId Coordinator::peek(uint64_t cluster, std::optional<compute::DataflowDescription> dataflow,
+                                  compute::Peek peek, std::function<void(compute::PeekResponse)> done) {
   auto runtime = runtimes_.find(cluster);
   if (runtime == runtimes_.end()) {
     compute::PeekResponse response;
     response.kind = compute::PeekResponse::Kind::kError;
     response.error = Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime");
     done(std::move(response));
-    return;
+    return 0;
   }
   peek.uuid = next_peek_++;
   PendingPeek pending;
@@ -208,8 +226,10 @@ void Coordinator::peek(uint64_t cluster, std::optional<compute::DataflowDescript
     pending.drop_after = peek.target;
     runtime->second->send(compute::CreateDataflow{std::move(*dataflow)});
   }
-  peeks_.emplace(peek.uuid, std::move(pending));
+  compute::PeekId id = peek.uuid;
+  peeks_.emplace(id, std::move(pending));
   runtime->second->send(std::move(peek));
+  return id;
 }
 
 void Coordinator::lock_modifications(std::function<void()> granted) {

@@ -102,8 +102,12 @@ class Coordinator {
   // Sends `peek` to the cluster's runtime (after `dataflow`, if given: a
   // one-shot dataflow dropped once the peek is answered) and calls `done`
   // with the response, on the coordinator thread.
-  void peek(uint64_t cluster, std::optional<compute::DataflowDescription> dataflow, compute::Peek peek,
-            std::function<void(compute::PeekResponse)> done);
+  // Returns the peek's id (0 if it was answered at once with an error).
+  compute::PeekId peek(uint64_t cluster, std::optional<compute::DataflowDescription> dataflow, compute::Peek peek,
+                       std::function<void(compute::PeekResponse)> done);
+  // Cancels a pending peek: it is answered Canceled at once (exactly one
+  // answer per peek), and compute is told to stop and drop its dataflow.
+  void cancel_peek(compute::PeekId id);
   // Sends a command to the cluster's runtime (index dataflows, drops).
   Status send(uint64_t cluster, compute::ComputeCommand command);
   compute::GlobalId allocate_transient_id() { return next_transient_++; }

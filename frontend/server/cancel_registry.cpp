@@ -11,11 +11,19 @@ void CancelToken::begin_statement(Clock::time_point deadline) {
 }
 
 void CancelToken::cancel(Reason reason) {
+  std::function<void()> waker;
   {
     std::lock_guard lock(mu_);
     reason_.store(reason, std::memory_order_release);
+    waker = waker_;
   }
   cv_.notify_all();
+  if (waker) waker();
+}
+
+void CancelToken::set_waker(std::function<void()> waker) {
+  std::lock_guard lock(mu_);
+  waker_ = std::move(waker);
 }
 
 Status CancelToken::check() const {

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -38,12 +39,19 @@ class CancelToken {
   Status check() const;
   // Sleeps for `seconds` or until cancelled; returns the cancellation error.
   Status sleep_for(std::chrono::duration<double> seconds);
+  // A statement that waits elsewhere (a peek in compute) installs a waker
+  // that cancel() calls (on the canceling thread; it must only hand off,
+  // e.g. post to an executor); cleared when the wait ends.
+  void set_waker(std::function<void()> waker);
+  void clear_waker() { set_waker(nullptr); }
+  Clock::time_point deadline() const { return deadline_.load(std::memory_order_acquire); }
 
  private:
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::atomic<Reason> reason_{Reason::kNone};
   std::atomic<Clock::time_point> deadline_{Clock::time_point::max()};
+  std::function<void()> waker_;  // guarded by mu_
 };
 
 class CancelRegistry {

@@ -222,3 +222,33 @@ TEST_CASE("SET, SHOW and RESET of session variables") {
   CHECK(PQntuples(r) > 10);
   PQclear(r);
 }
+
+TEST_CASE("statement_timeout and cancel also end a long read") {
+  Conn conn(server().conninfo());
+  PQclear(PQexec(conn.c, "CREATE TABLE slow (a int)"));
+  PQclear(PQexec(conn.c, "INSERT INTO slow SELECT * FROM generate_series(1, 2000)"));
+  const char* heavy = "SELECT count(*) FROM slow s1, slow s2 WHERE s1.a < s2.a";
+  PQclear(PQexec(conn.c, "SET statement_timeout = '50ms'"));
+  PGresult* r = PQexec(conn.c, heavy);
+  CHECK(sqlstate_of(r) == "57014");
+  CHECK(std::string(PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY)) ==
+        "canceling statement due to statement timeout");
+  PQclear(r);
+  PQclear(PQexec(conn.c, "RESET statement_timeout"));
+  PGcancel* cancel = PQgetCancel(conn.c);
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    char err[256];
+    PQcancel(cancel, err, sizeof err);
+  });
+  r = PQexec(conn.c, heavy);
+  canceller.join();
+  PQfreeCancel(cancel);
+  CHECK(sqlstate_of(r) == "57014");
+  PQclear(r);
+  // The session and the table are fine afterwards.
+  r = PQexec(conn.c, "SELECT count(*) FROM slow");
+  REQUIRE(PQresultStatus(r) == PGRES_TUPLES_OK);
+  CHECK(std::string(PQgetvalue(r, 0, 0)) == "2000");
+  PQclear(r);
+}
