@@ -172,15 +172,7 @@ void check_plan(const PlanNode& plan, std::size_t arity, std::size_t workers, st
     for (Timestamp x = t; x < t + span; ++x) {
       INFO("seed " << seed << " workers " << workers << " time " << x);
       const PeekResponse r = h.peek(kIndex, x, arity);
-      const testing::RefCollection& want = expected[x - t];
-      if (!want.errs.empty()) {
-        REQUIRE(r.kind == PeekResponse::Kind::kError);
-        CHECK(want.errs.count(std::string(error_row(r.error).bytes())) == 1);
-      } else {
-        INFO((r.kind == PeekResponse::Kind::kError ? r.error.to_string() : std::string("rows")));
-        REQUIRE(r.kind == PeekResponse::Kind::kRows);
-        CHECK(testing::to_multiset(r.rows) == want.oks);
-      }
+      testing::check_peek(r, expected[x - t]);
     }
     t += span;
   }

@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "compute/dataflow/error_row.hpp"
 #include "compute/runtime/runtime.hpp"
 #include "compute/testing/reference_eval.hpp"
 
@@ -116,6 +117,19 @@ inline Multiset to_multiset(const std::vector<std::pair<Row, Diff>>& rows) {
     if ((m[key] += d) == 0) m.erase(key);
   }
   return m;
+}
+
+// Checks a peek's response against the reference evaluator's result: the
+// same error (when the reference has errors) or the same multiset of rows.
+inline void check_peek(const PeekResponse& r, const RefCollection& want) {
+  if (!want.errs.empty()) {
+    REQUIRE(r.kind == PeekResponse::Kind::kError);
+    CHECK(want.errs.count(std::string(error_row(r.error).bytes())) == 1);
+  } else {
+    INFO((r.kind == PeekResponse::Kind::kError ? r.error.to_string() : std::string("rows")));
+    REQUIRE(r.kind == PeekResponse::Kind::kRows);
+    CHECK(to_multiset(r.rows) == want.oks);
+  }
 }
 
 }  // namespace tandem::compute::testing

@@ -51,6 +51,18 @@ void non_null_columns(const ScalarExpr& p, std::set<size_t>* out) {
 
 }  // namespace
 
+std::vector<ColumnType> union_types(const std::vector<std::vector<ColumnType>>& inputs) {
+  std::vector<ColumnType> out = inputs.at(0);
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    for (size_t c = 0; c < out.size(); ++c) out[c].nullable = out[c].nullable || inputs[i][c].nullable;
+  }
+  return out;
+}
+
+ColumnType table_func_type(compute::TableFunc func) {
+  return ColumnType{func == compute::TableFunc::kGenerateSeriesInt4 ? TypeId::kInt4 : TypeId::kInt8, -1, false};
+}
+
 std::vector<ColumnType> column_types(const Rel& rel) {
   return std::visit(
       [](const auto& n) -> std::vector<ColumnType> {
@@ -94,16 +106,12 @@ std::vector<ColumnType> column_types(const Rel& rel) {
           for (const auto& a : n.aggregates) out.push_back(aggregate_type(a));
           return out;
         } else if constexpr (std::is_same_v<T, Union>) {
-          auto out = column_types(n.inputs.at(0));
-          for (size_t i = 1; i < n.inputs.size(); ++i) {
-            auto other = column_types(n.inputs[i]);
-            for (size_t c = 0; c < out.size(); ++c) out[c].nullable = out[c].nullable || other[c].nullable;
-          }
-          return out;
+          std::vector<std::vector<ColumnType>> inputs;
+          for (const auto& in : n.inputs) inputs.push_back(column_types(in));
+          return union_types(inputs);
         } else if constexpr (std::is_same_v<T, FlatMap>) {
           auto out = column_types(*n.input);
-          out.push_back(ColumnType{n.func == compute::TableFunc::kGenerateSeriesInt4 ? TypeId::kInt4 : TypeId::kInt8,
-                                   -1, false});
+          out.push_back(table_func_type(n.func));
           return out;
         } else {
           return column_types(*n.input);
