@@ -3,10 +3,13 @@
 namespace tandem::compute {
 
 void SourceOp::step() {
-  const Timestamp frontier = feed_->drain(&scratch_);
+  const Timestamp frontier = feed_->drain(&scratch_, &errs_scratch_);
   for (Update& u : scratch_)
     if (bounds_.admit(u)) out_.oks.push_back(std::move(u));
   scratch_.clear();
+  for (Update& u : errs_scratch_)
+    if (bounds_.admit(u)) out_.errs.push_back(std::move(u));
+  errs_scratch_.clear();
   advance_frontier(bounds_.frontier(frontier));
 }
 

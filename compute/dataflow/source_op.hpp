@@ -2,7 +2,8 @@
 //
 //  SourceFeed   the mailbox between whatever feeds a source (storage's
 //               listen; tests' InputHandle) and one worker's SourceOp:
-//               updates plus the source's frontier (no update with time <
+//               updates (data, and errors for sources that carry them:
+//               a materialized view's persisted errors) plus the source's frontier (no update with time <
 //               frontier will follow). Any thread may push; the owning
 //               worker drains. The pusher wakes the worker afterwards.
 //  SourceOp     drains a SourceFeed, reading the source as of the dataflow's
@@ -29,21 +30,26 @@ namespace tandem::compute {
 
 class SourceFeed {
  public:
-  void push(std::vector<Update>&& updates, Timestamp frontier) {
+  // `errs` are error rows (compute/dataflow/error_row.hpp) as vals.
+  void push(std::vector<Update>&& updates, Timestamp frontier, std::vector<Update>&& errs = {}) {
     std::lock_guard lock(mutex_);
     for (Update& u : updates) updates_.push_back(std::move(u));
+    for (Update& u : errs) errs_.push_back(std::move(u));
     frontier_ = std::max(frontier_, frontier);
   }
-  Timestamp drain(std::vector<Update>* out) {
+  Timestamp drain(std::vector<Update>* out, std::vector<Update>* errs) {
     std::lock_guard lock(mutex_);
     for (Update& u : updates_) out->push_back(std::move(u));
     updates_.clear();
+    for (Update& u : errs_) errs->push_back(std::move(u));
+    errs_.clear();
     return frontier_;
   }
 
  private:
   std::mutex mutex_;
   std::vector<Update> updates_;
+  std::vector<Update> errs_;
   Timestamp frontier_ = kMinTimestamp;
 };
 
@@ -72,6 +78,7 @@ class SourceOp final : public Operator {
   std::shared_ptr<SourceFeed> feed_;
   TimeBounds bounds_;
   std::vector<Update> scratch_;
+  std::vector<Update> errs_scratch_;
 };
 
 class ImportOp final : public Operator {

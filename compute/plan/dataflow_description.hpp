@@ -10,6 +10,10 @@
 //  * index_exports: arrangements of built objects (by `on_id`) keyed by
 //    `key`, published under `index_id` for peeks and later imports. The
 //    arrangement's val is the whole row.
+//  * sink_exports: the sealed updates of an index export (by `index_id`),
+//    reported to the controller as SinkBatch responses under `sink_id`
+//    (a materialized view's persist sink: the controller writes them to
+//    the view's shard).
 //  * as_of: updates before it are read as if at as_of. until: updates at or
 //    after it are dropped (nullopt: forever).
 // Threading: plain value.
@@ -45,12 +49,18 @@ struct IndexExport {
   std::vector<ScalarExpr> key;
 };
 
+struct SinkExport {
+  GlobalId sink_id = 0;
+  GlobalId index_id = 0;
+};
+
 struct DataflowDescription {
   std::string debug_name;
   std::vector<SourceImport> source_imports;
   std::vector<IndexImport> index_imports;
   std::vector<BuildDesc> objects_to_build;
   std::vector<IndexExport> index_exports;
+  std::vector<SinkExport> sink_exports;
   Timestamp as_of = kMinTimestamp;
   std::optional<Timestamp> until;
 };

@@ -6,6 +6,9 @@
 //                 an unknown or dropped index), or Canceled.
 //  FrontierUpper  an index export's upper advanced (the least over workers):
 //                 every time < upper is sealed and peekable.
+//  SinkBatch      a sink's updates (data and errors) at times in
+//                 [previous upper, upper), complete over all workers, in
+//                 upper order; every time < upper is sealed.
 // Threading: plain values.
 #pragma once
 
@@ -32,6 +35,19 @@ struct FrontierUpper {
   Timestamp upper = kMinTimestamp;
 };
 
-using ComputeResponse = std::variant<PeekResponse, FrontierUpper>;
+struct SinkUpdate {
+  Row row;
+  Timestamp time = kMinTimestamp;
+  Diff diff = 0;
+};
+
+struct SinkBatch {
+  GlobalId sink_id = 0;
+  Timestamp upper = kMinTimestamp;
+  std::vector<SinkUpdate> oks;
+  std::vector<SinkUpdate> errs;  // error rows (compute/dataflow/error_row.hpp)
+};
+
+using ComputeResponse = std::variant<PeekResponse, FrontierUpper, SinkBatch>;
 
 }  // namespace tandem::compute

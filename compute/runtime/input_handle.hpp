@@ -32,6 +32,9 @@ class InputHandle {
   void send(Row row, Timestamp time, Diff diff);
   // Many updates at once. REQUIRES every time >= frontier().
   void send_batch(std::vector<Update> updates);
+  // Error rows (compute/dataflow/error_row.hpp) as vals, for sources whose
+  // collection carries errors. REQUIRES every time >= frontier().
+  void send_errors(std::vector<Update> errors);
   // REQUIRES frontier >= frontier(). Publishes and wakes workers.
   void advance_to(Timestamp frontier);
   Timestamp frontier() const;
@@ -47,6 +50,8 @@ class InputHandle {
   mutable std::mutex mutex_;
   std::vector<Update> buffered_;
   std::vector<Update> history_;
+  std::vector<Update> buffered_errs_;
+  std::vector<Update> history_errs_;
   Timestamp frontier_ = kMinTimestamp;
   std::vector<std::vector<std::weak_ptr<SourceFeed>>> subscribers_;  // per subscription, per worker
 };

@@ -6,9 +6,10 @@ namespace tandem::compute {
 
 Runtime::Runtime(RuntimeOptions options)
     : peeks_(std::max<std::size_t>(1, options.workers), &responses_),
-      frontiers_(std::max<std::size_t>(1, options.workers), &responses_) {
+      frontiers_(std::max<std::size_t>(1, options.workers), &responses_),
+      sinks_(std::max<std::size_t>(1, options.workers), &responses_) {
   const std::size_t n = std::max<std::size_t>(1, options.workers);
-  for (std::size_t i = 0; i < n; ++i) workers_.push_back(std::make_unique<Worker>(i, &peeks_, &frontiers_));
+  for (std::size_t i = 0; i < n; ++i) workers_.push_back(std::make_unique<Worker>(i, &peeks_, &frontiers_, &sinks_));
   for (auto& w : workers_) w->start();
 }
 
@@ -38,6 +39,8 @@ void Runtime::send(ComputeCommand command) {
     std::vector<GlobalId> ids;
     for (const IndexExport& e : create->desc.index_exports) ids.push_back(e.index_id);
     for (const GlobalId id : ids) dataflow_of_export_[id] = ids;
+    for (const GlobalId id : ids) publications_.expect(id, workers_.size());
+    shared->publications = &publications_;
   } else if (auto* peek = std::get_if<Peek>(&command)) {
     peeks_.begin(peek->uuid);
     if (dataflow_of_export_.count(peek->target) == 0) {
@@ -50,6 +53,7 @@ void Runtime::send(ComputeCommand command) {
     if (it == dataflow_of_export_.end()) return;
     const std::vector<GlobalId> ids = it->second;
     for (const GlobalId id : ids) dataflow_of_export_.erase(id);
+    for (const GlobalId id : ids) publications_.retract(id);
   }
   for (std::size_t i = 0; i + 1 < workers_.size(); ++i) workers_[i]->enqueue(WorkerCommand{command, shared});
   workers_.back()->enqueue(WorkerCommand{std::move(command), shared});

@@ -22,7 +22,9 @@
 #include "compute/protocol/compute_client.hpp"
 #include "compute/runtime/input_handle.hpp"
 #include "compute/runtime/peek_tracker.hpp"
+#include "compute/runtime/publication_registry.hpp"
 #include "compute/runtime/response_queue.hpp"
+#include "compute/runtime/sink_tracker.hpp"
 #include "compute/runtime/worker.hpp"
 
 namespace tandem::compute {
@@ -40,6 +42,10 @@ class Runtime final : public ComputeClient {
   std::optional<ComputeResponse> try_recv() override { return responses_.try_pop(); }
   std::optional<ComputeResponse> recv(std::chrono::milliseconds timeout) override { return responses_.pop(timeout); }
   void set_response_waker(std::function<void()> waker) override { responses_.set_waker(std::move(waker)); }
+  // Answers `peek` on the calling thread from the published arrangements
+  // when every worker's part is sealed past its time (see
+  // publication_registry.hpp); nullopt otherwise.
+  std::optional<PeekResponse> peek_if_ready(const Peek& peek, std::size_t inline_budget) override;
 
   // REQUIRES: no input or index with this id exists yet.
   std::shared_ptr<InputHandle> create_input(GlobalId id);
@@ -51,6 +57,8 @@ class Runtime final : public ComputeClient {
   ResponseQueue responses_;
   PeekTracker peeks_;
   FrontierTracker frontiers_;
+  SinkTracker sinks_;
+  PublicationRegistry publications_;
   std::vector<std::unique_ptr<Worker>> workers_;
 
   std::mutex mutex_;  // serialises send() and guards the registries below

@@ -185,5 +185,77 @@ TEST_CASE("concurrent feeding, peeking and canceling across workers", "[runtime]
   CHECK(drain(h.runtime(), std::chrono::milliseconds(50)).empty());
 }
 
+namespace sink_test {
+
+// Collects SinkBatch responses for `sink` until its upper reaches `until`.
+std::vector<SinkBatch> collect_sink(Runtime& rt, GlobalId sink, Timestamp until) {
+  std::vector<SinkBatch> out;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while ((out.empty() || out.back().upper < until) && std::chrono::steady_clock::now() < deadline) {
+    if (auto r = rt.recv(std::chrono::milliseconds(100))) {
+      if (auto* b = std::get_if<SinkBatch>(&*r); b && b->sink_id == sink) out.push_back(std::move(*b));
+    }
+  }
+  return out;
+}
+
+}  // namespace sink_test
+
+TEST_CASE("a sink reports each sealed update once, complete over workers, in upper order",
+          "[runtime][concurrency]") {
+  for (const std::size_t workers : {1, 2, 3}) {
+    Runtime rt(RuntimeOptions{workers});
+    auto input = rt.create_input(1);
+    DataflowDescription desc;
+    desc.debug_name = "sink";
+    desc.source_imports.push_back(SourceImport{1});
+    desc.objects_to_build.push_back(BuildDesc{100, testing::source(1)});
+    desc.index_exports.push_back(IndexExport{7, 100, {col(0), col(1)}});
+    desc.sink_exports.push_back(SinkExport{55, 7});
+    rt.send(CreateDataflow{desc});
+
+    std::mt19937_64 rng(workers);
+    std::map<std::pair<std::string, Timestamp>, Diff> expected;
+    for (Timestamp t = 0; t < 20; ++t) {
+      for (int i = 0; i < 30; ++i) {
+        Row r = row2(static_cast<int>(rng() % 50), static_cast<int>(rng() % 3));
+        const Diff d = rng() % 5 == 0 ? -1 : 1;
+        expected[{std::string(r.bytes()), t}] += d;
+        input->send(std::move(r), t, d);
+      }
+      input->advance_to(t + 1);
+    }
+    std::vector<Update> errors;
+    errors.push_back(Update{{}, error_row(Status::error(sqlstate::kDivisionByZero, "division by zero")), 20, 1});
+    input->send_errors(std::move(errors));
+    input->advance_to(21);
+
+    const std::vector<SinkBatch> batches = sink_test::collect_sink(rt, 55, 21);
+    REQUIRE(!batches.empty());
+    CHECK(batches.back().upper == 21);
+    std::map<std::pair<std::string, Timestamp>, Diff> seen;
+    Timestamp lower = 0;
+    size_t error_count = 0;
+    for (const SinkBatch& b : batches) {
+      CHECK(b.upper > lower);
+      for (const SinkUpdate& u : b.oks) {
+        CHECK(u.time >= lower);
+        CHECK(u.time < b.upper);
+        seen[{std::string(u.row.bytes()), u.time}] += u.diff;
+      }
+      for (const SinkUpdate& u : b.errs) {
+        CHECK(u.time == 20);
+        CHECK(status_from_error_row(u.row.ref()).message() == "division by zero");
+        ++error_count;
+      }
+      lower = b.upper;
+    }
+    std::erase_if(expected, [](const auto& e) { return e.second == 0; });
+    std::erase_if(seen, [](const auto& e) { return e.second == 0; });
+    CHECK(seen == expected);
+    CHECK(error_count == 1);
+  }
+}
+
 }  // namespace
 }  // namespace tandem::compute

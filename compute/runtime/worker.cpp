@@ -8,8 +8,8 @@
 
 namespace tandem::compute {
 
-Worker::Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers)
-    : index_(index), peeks_(peeks), frontiers_(frontiers) {}
+Worker::Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers, SinkTracker* sinks)
+    : index_(index), peeks_(peeks), frontiers_(frontiers), sinks_(sinks) {}
 
 Worker::~Worker() { shutdown(); }
 
@@ -101,8 +101,21 @@ void Worker::create(const CreateDataflow& create, DataflowShared& shared) {
     exp.errs_hold = e.arrangement->shared_errs_trace()->handle();
     exp.oks_hold.set_logical_compaction(create.desc.as_of);
     exp.errs_hold.set_logical_compaction(create.desc.as_of);
+    if (shared.publications != nullptr) {
+      shared.publications->publish(e.index_id, index_,
+                                   {e.arrangement->trace().publication(), e.arrangement->shared_errs_trace()->publication()});
+    }
     exports_[e.index_id] = std::move(exp);
     installed.exports.push_back(e.index_id);
+  }
+  for (const SinkExport& sink : create.desc.sink_exports) {
+    auto exp = exports_.find(sink.index_id);
+    if (exp == exports_.end()) continue;  // the controller sinks its own exports only
+    Sink s;
+    s.index_id = sink.index_id;
+    s.feed = std::make_shared<ArrangementFeed>();
+    exp->second.op->subscribe(s.feed);
+    sink_exports_[sink.sink_id] = std::move(s);
   }
   dataflows_.push_back(std::move(installed));
 }
@@ -169,13 +182,47 @@ void Worker::drop(GlobalId export_id) {
       }
       exports_.erase(id);
       frontiers_->forget(id);
+      for (auto sink = sink_exports_.begin(); sink != sink_exports_.end();) {
+        if (sink->second.index_id != id) {
+          ++sink;
+          continue;
+        }
+        sinks_->forget(sink->first);
+        sink = sink_exports_.erase(sink);
+      }
     }
     dataflows_.erase(d);
     return;
   }
 }
 
+void Worker::report_sinks() {
+  std::vector<Update> scratch;
+  auto collect = [&](std::vector<BatchPtr>& batches, bool errors, std::vector<SinkUpdate>* out) {
+    for (const BatchPtr& b : batches) {
+      scratch.clear();
+      append_batch_updates(b, &scratch);
+      // Exported data is (key, row); exported errors are (error row, empty).
+      for (Update& u : scratch) out->push_back(SinkUpdate{errors ? std::move(u.key) : std::move(u.val), u.time, u.diff});
+    }
+    batches.clear();
+  };
+  for (auto& [sink_id, sink] : sink_exports_) {
+    auto exp = exports_.find(sink.index_id);
+    if (exp == exports_.end()) continue;
+    const Timestamp upper = exp->second.op->trace().upper();
+    if (upper <= sink.reported && sink.feed->oks.empty() && sink.feed->errs.empty()) continue;
+    std::vector<SinkUpdate> oks;
+    std::vector<SinkUpdate> errs;
+    collect(sink.feed->oks, false, &oks);
+    collect(sink.feed->errs, true, &errs);
+    sink.reported = std::max(sink.reported, upper);
+    sinks_->report(sink_id, index_, upper, std::move(oks), std::move(errs));
+  }
+}
+
 void Worker::after_step() {
+  report_sinks();
   for (auto& [id, exp] : exports_) {
     const Timestamp upper = exp.op->trace().upper();
     if (upper <= exp.reported) continue;

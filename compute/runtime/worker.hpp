@@ -11,6 +11,8 @@
 // Peeks: a peek at t is answered once the export's upper > t; below the
 // export's read hold (since) it is an error. While parked it holds both
 // traces at t (a TraceHandle), so compaction cannot pass it.
+// Sinks: a sink export subscribes to its index export's sealed batches and,
+// after each step, reports them with the export's upper to the SinkTracker.
 // Threading: enqueue() and wake() from any thread; everything else runs on
 // the worker thread. No lock is held while a dataflow steps.
 #pragma once
@@ -30,6 +32,7 @@
 #include "compute/protocol/command.hpp"
 #include "compute/runtime/dataflow_shared.hpp"
 #include "compute/runtime/peek_tracker.hpp"
+#include "compute/runtime/sink_tracker.hpp"
 
 namespace tandem::compute {
 
@@ -40,7 +43,7 @@ struct WorkerCommand {
 
 class Worker {
  public:
-  Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers);
+  Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers, SinkTracker* sinks);
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -56,6 +59,11 @@ class Worker {
     ArrangeOp* op = nullptr;
     TraceHandle oks_hold;  // the read hold AllowCompaction advances
     TraceHandle errs_hold;
+    Timestamp reported = kMinTimestamp;
+  };
+  struct Sink {
+    GlobalId index_id = 0;
+    std::shared_ptr<ArrangementFeed> feed;
     Timestamp reported = kMinTimestamp;
   };
   struct Installed {
@@ -76,12 +84,14 @@ class Worker {
   void allow_compaction(const AllowCompaction& allow);
   void drop(GlobalId export_id);
   void after_step();
+  void report_sinks();
   // Answers the peek if its time is sealed; true if answered.
   bool try_answer(Parked& parked, const Export& exp);
 
   const std::size_t index_;
   PeekTracker* peeks_;
   FrontierTracker* frontiers_;
+  SinkTracker* sinks_;
   std::thread thread_;
 
   std::mutex mutex_;
@@ -93,6 +103,7 @@ class Worker {
   std::vector<Installed> dataflows_;
   std::unordered_map<GlobalId, Export> exports_;
   std::unordered_map<GlobalId, std::vector<Parked>> parked_;
+  std::map<GlobalId, Sink> sink_exports_;
 };
 
 }  // namespace tandem::compute
