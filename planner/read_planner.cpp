@@ -3,6 +3,7 @@
 #include "common/eval.hpp"
 #include "common/func_resolve.hpp"
 #include "planner/binder/query_binder.hpp"
+#include "planner/explain/plan_trace.hpp"
 #include "planner/lowering/decorrelate.hpp"
 #include "planner/lowering/lir_lowering.hpp"
 
@@ -44,6 +45,46 @@ Status bind_parameters(hir::Rel& rel, const std::vector<ColumnType>& types, cons
   return st;
 }
 
+// Calls `f` on every scalar expression of `rel`, subexpressions included.
+void for_each_scalar(hir::Rel& rel, const std::function<void(ScalarExpr&)>& f) {
+  hir::for_each_expr(rel, [&](ScalarExpr& e) {
+    std::function<void(ScalarExpr&)> walk = [&](ScalarExpr& x) {
+      f(x);
+      if (auto* u = std::get_if<CallUnary>(&x.node)) walk(*u->arg);
+      if (auto* b = std::get_if<CallBinary>(&x.node)) {
+        walk(*b->lhs);
+        walk(*b->rhs);
+      }
+      if (auto* v = std::get_if<CallVariadic>(&x.node)) {
+        for (auto& a : v->args) walk(a);
+      }
+      if (auto* i = std::get_if<IfExpr>(&x.node)) {
+        walk(*i->cond);
+        walk(*i->then);
+        walk(*i->els);
+      }
+    };
+    walk(e);
+  });
+}
+
+bool is_mz_now(const ScalarExpr& e) {
+  auto* v = std::get_if<CallVariadic>(&e.node);
+  return v != nullptr && v->func == VariadicFunc::kMzNow;
+}
+
+// mz_now() becomes the query's timestamp (materialize.md §4: substituted
+// before optimization, so no plan compute sees is temporal).
+bool substitute_mz_now(hir::Rel& rel, Timestamp ts) {
+  bool found = false;
+  for_each_scalar(rel, [&](ScalarExpr& e) {
+    if (!is_mz_now(e)) return;
+    e = ScalarExpr::literal(Datum::from_mz_timestamp(ts), ColumnType{TypeId::kMzTimestamp, -1, false});
+    found = true;
+  });
+  return found;
+}
+
 Result<int64_t> eval_count(const std::optional<ScalarExpr>& e, const std::vector<Datum>& params, const char* what,
                            const char* code, int64_t unset) {
   if (!e) return unset;
@@ -58,10 +99,21 @@ Result<int64_t> eval_count(const std::optional<ScalarExpr>& e, const std::vector
 
 // The optimized MIR of a bound relation.
 Result<mir::Rel> to_mir(hir::Rel rel, const std::vector<ColumnType>& types, const std::vector<Datum>& params,
-                        const OptimizerOptions& options) {
+                        const OptimizerOptions& options, PlanTrace* trace = nullptr) {
   TANDEM_RETURN_IF_ERROR(bind_parameters(rel, types, params));
+  bool temporal = false;
+  for_each_scalar(rel, [&](ScalarExpr& e) { temporal = temporal || is_mz_now(e); });
+  if (temporal) {
+    return Status::error(sqlstate::kFeatureNotSupported,
+                         "mz_now() is supported only in a SELECT (temporal filters in views, indexes and "
+                         "materialized views are not supported yet)");
+  }
+  if (trace != nullptr) trace->raw = rel;
   TANDEM_ASSIGN_OR_RETURN(mir::Rel m, decorrelate(rel));
-  return optimize(std::move(m), options);
+  if (trace != nullptr) trace->decorrelated = m;
+  TANDEM_ASSIGN_OR_RETURN(mir::Rel optimized, optimize(std::move(m), options));
+  if (trace != nullptr) trace->optimized = optimized;
+  return optimized;
 }
 
 std::vector<ScalarExpr> default_key(const mir::Rel& rel) {
@@ -203,7 +255,8 @@ Result<ReadPlan> plan_read(const sql::Query& query, const CatalogReader& catalog
   TANDEM_ASSIGN_OR_RETURN(int64_t limit, eval_count(bound.limit, params, "LIMIT", "2201W", -1));
   if (limit >= 0) plan.finishing.limit = limit;
   TANDEM_ASSIGN_OR_RETURN(plan.finishing.offset, eval_count(bound.offset, params, "OFFSET", "2201X", 0));
-  TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), param_types, params, ctx.optimizer));
+  if (ctx.mz_now) plan.uses_mz_now = substitute_mz_now(bound.rel, *ctx.mz_now);
+  TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), param_types, params, ctx.optimizer, ctx.trace));
 
   if (auto* k = std::get_if<mir::Constant>(&rel.node)) {
     plan.plan = FastPathConstant{k->rows};
@@ -259,27 +312,28 @@ Result<compute::DataflowDescription> plan_index(const sql::CreateIndex& index, c
     TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, binder.bind(part));
     key.push_back(std::move(e));
   }
-  // The item's rows, as a query would read them (views are inlined).
-  sql::Query q;
-  sql::Select select;
-  select.projection.push_back(sql::SelectItem{sql::Expr{sql::Star{}, {}}, std::nullopt});
-  select.from.push_back(sql::TableRef{sql::TableName{index.on, std::nullopt}, {}});
-  q.body.node = std::move(select);
-  QueryBinder qb(catalog, &no_params);
-  Scope none;
-  TANDEM_ASSIGN_OR_RETURN(BoundQuery bound, qb.bind_relation(q, none));
-  TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), no_params, {}, ctx.optimizer));
-  if (key.empty()) key = default_key(rel);
-  compute::DataflowDescription desc;
-  desc.debug_name = "index";
-  desc.as_of = ctx.as_of;
-  // An index reads its item from the source, never from another index on it.
+  // An index reads its item from the source, never from another index on it
+  // (so an indexed view is inlined here, not read through its index).
   struct NoIndexes : CatalogReader {
     const CatalogReader& inner;
     explicit NoIndexes(const CatalogReader& c) : inner(c) {}
     const CatalogItem* resolve(const std::vector<std::string>& n) const override { return inner.resolve(n); }
     std::vector<IndexInfo> indexes_on(compute::GlobalId) const override { return {}; }
   } sources_only(catalog);
+  // The item's rows, as a query would read them (views are inlined).
+  sql::Query q;
+  sql::Select select;
+  select.projection.push_back(sql::SelectItem{sql::Expr{sql::Star{}, {}}, std::nullopt});
+  select.from.push_back(sql::TableRef{sql::TableName{index.on, std::nullopt}, {}});
+  q.body.node = std::move(select);
+  QueryBinder qb(sources_only, &no_params);
+  Scope none;
+  TANDEM_ASSIGN_OR_RETURN(BoundQuery bound, qb.bind_relation(q, none));
+  TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), no_params, {}, ctx.optimizer, ctx.trace));
+  if (key.empty()) key = default_key(rel);
+  compute::DataflowDescription desc;
+  desc.debug_name = "index";
+  desc.as_of = ctx.as_of;
   LirBuilder builder{sources_only, ctx.allocate_id};
   TANDEM_ASSIGN_OR_RETURN(compute::GlobalId object, lower_to_lir(rel, builder, &desc));
   desc.index_exports.push_back({index_id, object, std::move(key)});
@@ -312,7 +366,7 @@ Result<compute::DataflowDescription> plan_materialized_view(const sql::Query& qu
   QueryBinder binder(catalog, &params);
   Scope none;
   TANDEM_ASSIGN_OR_RETURN(BoundQuery bound, binder.bind_relation(query, none));
-  TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), params, {}, ctx.optimizer));
+  TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), params, {}, ctx.optimizer, ctx.trace));
   compute::DataflowDescription desc;
   desc.debug_name = "materialized-view";
   desc.as_of = ctx.as_of;

@@ -119,7 +119,10 @@ Result<QueryBinder::FromItem> QueryBinder::bind_table_name(const sql::TableName&
   if (found->kind == ItemKind::kIndex) {
     return at_pos(Status::error(sqlstate::kWrongObjectType, "\"" + parts.back() + "\" is an index"), pos);
   }
-  if (found->kind == ItemKind::kView) {
+  // A view with an index is read through its arrangement (a Get that
+  // lowering turns into an index import), as in Materialize; otherwise it is
+  // inlined.
+  if (found->kind == ItemKind::kView && catalog_.indexes_on(found->id).empty()) {
     if (view_depth_ >= kMaxViewDepth) return at_pos(Status::error(sqlstate::kInternalError, "views nest too deeply"), pos);
     auto parsed = sql::parse_query(found->view_sql);
     if (!parsed.ok()) return parsed.status();
