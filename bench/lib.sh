@@ -1,10 +1,11 @@
 # Shared set-up for the side-by-side benchmark scripts: a throwaway
 # PostgreSQL 15 cluster and a tandemd, each on a free loopback port, both
 # removed on exit. Sets WORK, PG_PORT, TD_PORT; `as_pg` runs a command as the
-# postgres user when root. Needs build/bin/tandemd and the postgresql package.
+# postgres user when root. Needs tandemd ($TANDEMD, default build/bin/tandemd)
+# and the postgresql package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TANDEMD=build/bin/tandemd
+TANDEMD=${TANDEMD:-build/bin/tandemd}
 [ -x "$TANDEMD" ] || { echo "build tandemd first: bash scripts/build.sh"; exit 1; }
 PGBIN=$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
 [ -x "$PGBIN/initdb" ] || PGBIN=/usr/lib/postgresql/15/bin
