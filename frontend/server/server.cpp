@@ -70,7 +70,18 @@ asio::awaitable<void> Server::Impl::accept_loop() {
     }
     // The spawned function object owns the connection until run() finishes.
     asio::co_spawn(
-        target, [connection]() -> asio::awaitable<void> { co_await connection->run(); }, asio::detached);
+        target, [connection]() -> asio::awaitable<void> { co_await connection->run(); },
+        [](std::exception_ptr e) {
+          if (!e) return;
+          // A bug, not a client's doing: the connection is closed, the server goes on.
+          try {
+            std::rethrow_exception(e);
+          } catch (const std::exception& ex) {
+            spdlog::error("connection ended by an internal error: {}", ex.what());
+          } catch (...) {
+            spdlog::error("connection ended by an internal error");
+          }
+        });
   }
 }
 
