@@ -4,6 +4,7 @@
 
 #include "common/func_resolve.hpp"
 #include "planner/binder/expr_binder.hpp"
+#include "planner/parser/name_rewrite.hpp"
 #include "planner/parser/parser.hpp"
 #include "planner/parser/printer.hpp"
 #include "planner/read_planner.hpp"
@@ -50,6 +51,22 @@ Result<catalog::QualifiedName> qualify_new(const catalog::CatalogSnapshot& snaps
   TANDEM_ASSIGN_OR_RETURN(const catalog::Schema* schema, snapshot.resolve_schema(db, q.schema, path));
   q.database = schema->database;
   return q;
+}
+
+// {database, schema, item}, or {schema, item} in an ambient schema.
+std::vector<std::string> qualified_parts(const catalog::QualifiedName& name) {
+  if (name.database.empty()) return {name.schema, name.item};
+  return {name.database, name.schema, name.item};
+}
+
+// Rewrites every catalog object reference in `query` to the fully qualified
+// name it resolves to with `path` (CTE names and unknown names stay).
+void qualify_references(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path, sql::Query& query) {
+  sql::rewrite_object_names(query, [&](const std::vector<std::string>& parts) -> std::optional<std::vector<std::string>> {
+    auto found = snapshot.resolve_item(partial_name(sql::ObjectName{parts, {}}), path);
+    if (!found.ok()) return std::nullopt;
+    return qualified_parts((*found)->name);
+  });
 }
 
 // The catalog spec of a table, from its CREATE TABLE statement (also used to
@@ -251,17 +268,40 @@ Result<ExecResult> alter_rename(Engine& engine, const catalog::SearchPath& path,
     }
     return sql::print(stmt);
   };
+  // Rewrites a view's query: every reference that resolves to the renamed
+  // item now names it by its new, fully qualified name. References resolve
+  // as at boot (the default search path); views created since they were
+  // stored fully qualified are unambiguous anyway.
+  std::vector<std::string> new_parts = qualified_parts(item->name);
+  new_parts.back() = rename.new_name;
+  auto rewrite_query = [&](sql::Query& query) {
+    return sql::rewrite_object_names(
+        query, [&](const std::vector<std::string>& parts) -> std::optional<std::vector<std::string>> {
+          auto found = snapshot->resolve_item(partial_name(sql::ObjectName{parts, {}}), catalog::SearchPath{});
+          if (!found.ok() || (*found)->id != item->id) return std::nullopt;
+          return new_parts;
+        });
+  };
   catalog::SqlRewrites rewrites;
   TANDEM_ASSIGN_OR_RETURN(rewrites[item->id], rewrite(*item));
+  // Only direct dependents name the item (a view over a view over it names
+  // the middle view); the recorded dependencies may also list items a view
+  // reached through the views it reads, whose text then does not change.
   for (catalog::ItemId dependent : snapshot->dependents(item->id)) {
     const catalog::Item* d = snapshot->item(dependent);
-    if (d->kind != catalog::ItemKind::kIndex) {
+    if (d->kind == catalog::ItemKind::kIndex) {
+      TANDEM_ASSIGN_OR_RETURN(rewrites[dependent], rewrite(*d));
+      continue;
+    }
+    TANDEM_ASSIGN_OR_RETURN(sql::Statement stmt, sql::parse_one(d->create_sql));
+    auto* view = stmt.as<sql::CreateView>();
+    if (view == nullptr) {
       return Status::error(sqlstate::kFeatureNotSupported, "cannot rename \"" + item->name.item + "\": " +
                                                                std::string(catalog::item_kind_noun(d->kind)) + " \"" +
                                                                d->name.item + "\" uses it")
-          .with_hint("Renaming objects that views depend on is not supported yet.");
+          .with_hint("Renaming objects that materialized views depend on is not supported yet.");
     }
-    TANDEM_ASSIGN_OR_RETURN(rewrites[dependent], rewrite(*d));
+    if (rewrite_query(view->query) > 0) rewrites[dependent] = sql::print(stmt);
   }
   TANDEM_RETURN_IF_ERROR(engine.catalog.rename_item(item->id, rename.new_name, rewrites));
   return r;
@@ -447,7 +487,11 @@ Result<catalog::ItemSpec> view_spec(const catalog::CatalogSnapshot& snapshot, st
   TANDEM_ASSIGN_OR_RETURN(spec.desc, planner::plan_view(create.query, create.columns, reader));
   spec.dependencies = reader.resolved_ids();
   sql::CreateView canonical = create;
-  canonical.name.parts = {spec.name.database, spec.name.schema, spec.name.item};
+  canonical.name.parts = qualified_parts(spec.name);
+  // Store every reference fully qualified, as this session resolved it, so
+  // the text means the same objects under any search_path, at boot, and
+  // after a rename rewrites it (planner/parser/name_rewrite.hpp).
+  qualify_references(snapshot, path, canonical.query);
   canonical.or_replace = false;
   canonical.if_not_exists = false;
   sql::Statement stmt;

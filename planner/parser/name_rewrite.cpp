@@ -11,12 +11,10 @@ namespace {
 // all nested subqueries see; each CTE body sees the CTEs defined before it.
 class NameWalker {
  public:
-  // `map` may be null: then the walk only collects references and column
-  // qualifiers.
+  // `map` may be null: then the walk changes nothing and only collects
+  // references and column qualifiers.
   explicit NameWalker(const ObjectNameMapper* map) : map_(map) {}
 
-  void set_qualifiers(std::set<std::string> qualifiers) { qualifiers_ = std::move(qualifiers); }
-  const std::set<std::string>& qualifiers() const { return qualifiers_; }
   const std::vector<std::vector<std::string>>& references() const { return references_; }
   size_t replaced() const { return replaced_; }
 
@@ -29,7 +27,11 @@ class NameWalker {
       if (c.query) query(*c.query);
       ctes_.back().insert(c.name);
     }
-    set_expr(q.body);
+    if (auto* s = std::get_if<Select>(&q.body.node)) {
+      select(*s, &q.order_by);  // ORDER BY may qualify by the SELECT's FROM items
+    } else {
+      set_expr(q.body);
+    }
     for (OrderByItem& o : q.order_by) expr(o.expr);
     opt(q.limit);
     opt(q.offset);
@@ -67,7 +69,7 @@ class NameWalker {
         [&](auto& n) {
           using T = std::decay_t<decltype(n)>;
           if constexpr (std::is_same_v<T, Select>) {
-            select(n);
+            select(n, nullptr);
           } else if constexpr (std::is_same_v<T, Values>) {
             for (auto& row : n.rows) exprs(row);
           } else if constexpr (std::is_same_v<T, SetOperation>) {
@@ -80,10 +82,25 @@ class NameWalker {
         s.node);
   }
 
-  void select(Select& s) {
+  // `order_by`: the ORDER BY of the query whose body this SELECT is.
+  void select(Select& s, std::vector<OrderByItem>* order_by) {
     exprs(s.distinct_on);
     for (SelectItem& item : s.projection) expr(item.expr);
-    for (TableRef& ref : s.from) table_ref(ref);
+    if (map_ == nullptr) {
+      for (TableRef& ref : s.from) table_ref(ref);
+    } else {
+      // The column qualifiers that could mean this SELECT's FROM items: those
+      // used anywhere in it (nested subqueries included: they may be
+      // correlated) and in its ORDER BY. Conservative, never too few.
+      NameWalker collect(nullptr);
+      collect.select(s, nullptr);
+      if (order_by != nullptr) {
+        for (OrderByItem& o : *order_by) collect.expr(o.expr);
+      }
+      std::swap(qualifiers_, collect.qualifiers_);
+      for (TableRef& ref : s.from) table_ref(ref);
+      std::swap(qualifiers_, collect.qualifiers_);
+    }
     opt(s.where);
     exprs(s.group_by);
     opt(s.having);
@@ -136,9 +153,9 @@ class NameWalker {
         [&](auto& n) {
           using T = std::decay_t<decltype(n)>;
           if constexpr (std::is_same_v<T, ColumnRef>) {
-            if (n.names.size() >= 2) qualifiers_.insert(n.names[n.names.size() - 2]);
+            if (map_ == nullptr && n.names.size() >= 2) qualifiers_.insert(n.names[n.names.size() - 2]);
           } else if constexpr (std::is_same_v<T, Star>) {
-            if (!n.qualifier.empty()) qualifiers_.insert(n.qualifier.back());
+            if (map_ == nullptr && !n.qualifier.empty()) qualifiers_.insert(n.qualifier.back());
           } else if constexpr (std::is_same_v<T, UnaryOp>) {
             opt(n.operand);
           } else if constexpr (std::is_same_v<T, BinaryOp> || std::is_same_v<T, IsDistinctFrom>) {
@@ -196,6 +213,8 @@ class NameWalker {
 
   const ObjectNameMapper* map_;
   std::vector<std::set<std::string>> ctes_;
+  // Collecting: every qualifier seen. Rewriting: those that may mean the
+  // FROM items of the SELECT being rewritten.
   std::set<std::string> qualifiers_;
   std::vector<std::vector<std::string>> references_;
   size_t replaced_ = 0;
@@ -204,12 +223,7 @@ class NameWalker {
 }  // namespace
 
 size_t rewrite_object_names(Query& query, const ObjectNameMapper& map) {
-  // First pass: the column qualifiers the query uses anywhere; the rewrite
-  // never changes them, so the set holds for the second pass.
-  NameWalker collect(nullptr);
-  collect.query(query);
   NameWalker rewrite(&map);
-  rewrite.set_qualifiers(collect.qualifiers());
   rewrite.query(query);
   return rewrite.replaced();
 }

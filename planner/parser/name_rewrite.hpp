@@ -20,8 +20,9 @@
 // Column qualifiers: an unaliased `FROM t` gives its columns the qualifier
 // `t`, the last part of the name. When a mapper changes that last part (a
 // rename), the walk keeps what the query binds to by adding `AS t` to the
-// reference if any column reference or `t.*` in the query uses `t` as its
-// table qualifier. Queries that never qualify by `t` get no alias.
+// reference if a column reference or `t.*` that could see it (in the same
+// SELECT, its ORDER BY, or a subquery nested in that SELECT) uses `t` as its
+// table qualifier. References nothing qualifies by `t` get no alias.
 //
 // Threading: pure functions.
 

@@ -119,6 +119,17 @@ TEST_CASE("renaming keeps column qualifiers bound to the renamed reference", "[n
   CHECK(rewritten("SELECT x FROM db.public.u WHERE EXISTS (SELECT 1 FROM db.public.t WHERE t.k = u.k)",
                   renaming("t", "t2"), 1) ==
         "SELECT x FROM db.public.u WHERE EXISTS (SELECT 1 FROM db.public.t2 AS t WHERE (t.k = u.k))");
+  // Only qualifiers that can see the reference count: its SELECT, nested
+  // subqueries, and the ORDER BY of its query; not a sibling or outer SELECT.
+  CHECK(rewritten("SELECT t.a FROM db.public.t WHERE t.a IN (SELECT a FROM db.public.t WHERE b = 'y')",
+                  renaming("t", "t2"), 2) ==
+        "SELECT t.a FROM db.public.t2 AS t WHERE (t.a IN (SELECT a FROM db.public.t2 WHERE (b = 'y')))");
+  CHECK(rewritten("SELECT a FROM db.public.t ORDER BY t.a", renaming("t", "t2"), 1) ==
+        "SELECT a FROM db.public.t2 AS t ORDER BY t.a");
+  CHECK(rewritten("SELECT t.a FROM db.public.u AS t UNION SELECT a FROM db.public.t", renaming("t", "t2"), 1) ==
+        "SELECT t.a FROM db.public.u AS t UNION SELECT a FROM db.public.t2");
+  CHECK(rewritten("SELECT * FROM db.public.t JOIN db.public.u ON t.k = u.k", renaming("t", "t2"), 1) ==
+        "SELECT * FROM db.public.t2 AS t JOIN db.public.u ON (t.k = u.k)");
   // An explicit alias stays as written.
   CHECK(rewritten("SELECT x.a FROM db.public.t AS x", renaming("t", "t2"), 1) == "SELECT x.a FROM db.public.t2 AS x");
   // Every reference is rewritten, other names are not.
