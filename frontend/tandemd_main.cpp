@@ -16,6 +16,7 @@
 #include "frontend/adapter/adapter.hpp"
 #include "frontend/server/server.hpp"
 #include "storage/durable_store.hpp"
+#include "storage/timestamp_oracle.hpp"
 
 namespace {
 
@@ -34,6 +35,9 @@ Usage: tandemd [OPTIONS]
   --io-threads N           connection threads (default: twice the CPUs, at least 4)
   --durability MODE        strict (fsync before acknowledging a write, default) or
                            relaxed (UNSAFE: a crash may lose acknowledged writes)
+  --unsafe-wall-clock-offset-ms MS
+                           TESTING ONLY: shift the wall clock the timestamp oracle
+                           reads by MS milliseconds (may be negative)
   --help                   show this text
   --version                show the version
 )";
@@ -52,6 +56,7 @@ int usage_error(const std::string& message) {
 
 int main(int argc, char** argv) {
   tandem::frontend::ServerOptions options;
+  int64_t wall_clock_offset_ms = 0;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     std::string value;
@@ -100,6 +105,12 @@ int main(int argc, char** argv) {
       } else {
         return usage_error("invalid --durability \"" + value + "\" (strict or relaxed)");
       }
+    } else if (arg == "--unsafe-wall-clock-offset-ms") {
+      int64_t ms = 0;
+      auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
+      if (ec != std::errc() || p != value.data() + value.size())
+        return usage_error("invalid --unsafe-wall-clock-offset-ms \"" + value + "\"");
+      wall_clock_offset_ms = ms;
     } else {
       return usage_error("unknown option " + arg);
     }
@@ -113,6 +124,11 @@ int main(int argc, char** argv) {
     return usage_error("invalid --log-level \"" + options.log_level + "\"");
   spdlog::set_level(level);
   if (!options.sync_writes) spdlog::warn("--durability relaxed: acknowledged writes may be lost on a crash");
+  if (wall_clock_offset_ms != 0) {
+    spdlog::warn("--unsafe-wall-clock-offset-ms {}: the timestamp oracle reads a shifted wall clock",
+                 wall_clock_offset_ms);
+    tandem::storage::TimestampOracle::set_system_wall_clock_offset(wall_clock_offset_ms);
+  }
 
   // Block the stop signals in every thread; one thread waits for them.
   sigset_t stop_signals;

@@ -9,6 +9,8 @@ namespace {
 
 constexpr const char* kHighWaterKey = "oracle/high_water";
 
+std::atomic<int64_t> wall_clock_offset_ms{0};
+
 std::string encode_mark(Timestamp mark) {
   std::string out;
   for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((mark >> shift) & 0xff));
@@ -20,7 +22,12 @@ std::string encode_mark(Timestamp mark) {
 Timestamp TimestampOracle::system_wall_clock() {
   return static_cast<Timestamp>(std::chrono::duration_cast<std::chrono::milliseconds>(
                                     std::chrono::system_clock::now().time_since_epoch())
-                                    .count());
+                                    .count() +
+                                wall_clock_offset_ms.load(std::memory_order_relaxed));
+}
+
+void TimestampOracle::set_system_wall_clock_offset(int64_t ms) {
+  wall_clock_offset_ms.store(ms, std::memory_order_relaxed);
 }
 
 Result<std::unique_ptr<TimestampOracle>> TimestampOracle::open(DurableStore& durable,

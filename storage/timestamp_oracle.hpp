@@ -39,6 +39,11 @@ class TimestampOracle {
   // Milliseconds since the Unix epoch; replaceable for tests.
   using WallClock = std::function<Timestamp()>;
   static Timestamp system_wall_clock();
+  // Testing only (tandemd --unsafe-wall-clock-offset-ms): shifts what
+  // system_wall_clock() reads by `ms` for the whole process, so a test can
+  // run a server whose wall clock is behind the timestamps it issued before
+  // a restart. Set before any oracle is opened.
+  static void set_system_wall_clock_offset(int64_t ms);
 
   static constexpr Timestamp kAllocationWindow = 1000;
 
