@@ -357,6 +357,16 @@ size_t row_arity(RowRef row) {
   return n;
 }
 
+void split_packed(RowRef row, std::vector<std::string_view>* out) {
+  out->clear();
+  RowIter it(row);
+  while (!it.done()) out->push_back(it.next_packed());
+}
+
+bool packed_is_null(std::string_view datum) { return static_cast<uint8_t>(datum[0]) == kTagNull; }
+
+bool packed_is_key_mode(std::string_view datum) { return static_cast<uint8_t>(datum[0]) != kTagNumeric; }
+
 uint64_t hash_bytes(std::string_view bytes, uint64_t seed) {
   // 64-bit multiply-xorshift over 8-byte words (in the style of wyhash/rrmxmx).
   constexpr uint64_t kMul = 0x9E3779B97F4A7C15ULL;

@@ -105,6 +105,12 @@ class RowIter {
   Datum next();
   // Skips one datum without materialising it.
   void skip();
+  // Skips one datum and returns its packed bytes (a one-datum row).
+  std::string_view next_packed() {
+    const char* start = p_;
+    skip();
+    return std::string_view(start, static_cast<size_t>(p_ - start));
+  }
 
  private:
   const char* p_;
@@ -119,6 +125,16 @@ void unpack_into(RowRef row, std::vector<Datum>* out, RowArena* arena = nullptr)
 Datum unpack_one(RowRef row, RowArena* arena = nullptr);
 // Number of datums in the row.
 size_t row_arity(RowRef row);
+// The packed bytes of each datum of `row`, in order (each is a one-datum
+// row, so they concatenate into rows). Clears `out` first. Lets row-wise
+// operators project or key a row by copying bytes instead of decoding and
+// re-encoding it.
+void split_packed(RowRef row, std::vector<std::string_view>* out);
+// On one packed datum from split_packed: is it NULL; and are its bytes the
+// same in key mode (RowPacker::set_normalize_numeric), true for every kind
+// but numeric.
+bool packed_is_null(std::string_view datum);
+bool packed_is_key_mode(std::string_view datum);
 
 // Fast 64-bit hash of the row bytes, stable across processes and runs
 // (usable for exchanging rows between workers by key).

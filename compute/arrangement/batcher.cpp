@@ -72,56 +72,84 @@ bool same_val(const char* arena, const Batcher::Record& a, const Batcher::Record
   return std::memcmp(arena + a.offset + a.key_len, arena + b.offset + b.key_len, a.val_len) == 0;
 }
 
-// Sorts records by (key, val, time). A counting sort on the 16 most
-// significant bits of p0 that differ between records splits the input into
-// cache-sized buckets (keys that share leading bytes, like packed integers
-// with their tag byte, still spread out); each bucket is then sorted by the
-// full comparison.
-void sort_records(const char* arena, std::vector<Batcher::Record>::iterator begin,
-                  std::vector<Batcher::Record>::iterator end) {
-  auto less = [arena](const Batcher::Record& a, const Batcher::Record& b) {
-    const int c = compare_key_val(arena, a, b);
-    return c != 0 ? c < 0 : a.time < b.time;
-  };
-  const std::size_t n = static_cast<std::size_t>(end - begin);
-  constexpr std::size_t kRadixMin = 4096;
+// Sorts records by (key, val, time): an MSD radix sort on the 128-bit
+// prefix (p0, p1), finished by comparison sorts where it cannot decide.
+//
+// Each pass counts the records by the (up to) 16 most significant bits of
+// the current prefix word that differ within the range (so keys sharing
+// leading bytes, like packed integers with their tag byte, still spread out)
+// and recurses into each bucket. Integer order on p0 is the comparison's
+// first criterion, so buckets of p0 are ordered. p1 is the next criterion
+// only among records whose p0 and key length are equal (then p1 is the next
+// 8 key bytes, or the val's first 8 for keys of at most 8 bytes); a range
+// with equal p0 but mixed key lengths, a range whose prefixes all tie, and
+// every small range go to std::sort with the full comparison.
+using RecordIt = std::vector<Batcher::Record>::iterator;
+
+template <typename Less>
+void radix_sort(RecordIt begin, RecordIt end, Batcher::Record* scratch, bool on_p1, const Less& less) {
+  constexpr std::ptrdiff_t kRadixMin = 64;
+  const std::ptrdiff_t n = end - begin;
   if (n < kRadixMin) {
     std::sort(begin, end, less);
     return;
   }
+  auto word = [on_p1](const Batcher::Record& r) { return on_p1 ? r.p1 : r.p0; };
+  const std::uint64_t first = word(*begin);
   std::uint64_t differing = 0;
-  for (auto it = begin; it != end; ++it) differing |= it->p0 ^ begin->p0;
+  for (auto it = begin; it != end; ++it) differing |= word(*it) ^ first;
   if (differing == 0) {
+    if (!on_p1) {
+      bool same_length = true;
+      for (auto it = begin; it != end && same_length; ++it) same_length = it->key_len == begin->key_len;
+      if (same_length) {
+        radix_sort(begin, end, scratch, /*on_p1=*/true, less);
+        return;
+      }
+    }
     std::sort(begin, end, less);
     return;
   }
-  constexpr int kBits = 16;
   const int top = 63 - std::countl_zero(differing);  // highest differing bit
-  const int shift = std::max(0, top + 1 - kBits);
-  auto bucket = [shift](const Batcher::Record& r) { return static_cast<std::size_t>((r.p0 >> shift) & 0xffff); };
-  std::vector<std::size_t> starts(std::size_t{1} << kBits, 0);
-  for (auto it = begin; it != end; ++it) ++starts[bucket(*it)];
-  std::size_t sum = 0;
-  for (std::size_t& s : starts) {
-    const std::size_t count = s;
-    s = sum;
-    sum += count;
-  }
-  std::vector<Batcher::Record> scratch(n);
-  std::vector<std::size_t> next = starts;
+  const int bits = std::min({16, top + 1, std::max(8, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n))))});
+  const int shift = top + 1 - bits;
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  auto bucket = [&](const Batcher::Record& r) { return static_cast<std::size_t>((word(r) >> shift) & mask); };
+  std::vector<std::size_t> starts((std::size_t{1} << bits) + 1, 0);
+  for (auto it = begin; it != end; ++it) ++starts[bucket(*it) + 1];
+  for (std::size_t b = 1; b < starts.size(); ++b) starts[b] += starts[b - 1];
+  std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
   for (auto it = begin; it != end; ++it) scratch[next[bucket(*it)]++] = *it;
-  // Buckets are ordered by the bits above `shift`, which agree with p0 order
-  // because all higher bits are equal across records.
-  for (std::size_t b = 0; b < starts.size(); ++b) {
-    const std::size_t lo = starts[b];
-    const std::size_t hi = b + 1 < starts.size() ? starts[b + 1] : n;
-    if (hi - lo > 1) std::sort(scratch.begin() + static_cast<std::ptrdiff_t>(lo),
-                               scratch.begin() + static_cast<std::ptrdiff_t>(hi), less);
+  std::copy(scratch, scratch + n, begin);
+  // Buckets are ordered by the bits above `shift`, which agree with the
+  // word's order because all higher bits are equal across the range.
+  for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
+    if (starts[b + 1] - starts[b] > 1) {
+      radix_sort(begin + starts[b], begin + starts[b + 1], scratch + starts[b], on_p1, less);
+    }
   }
-  std::copy(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(n), begin);
+}
+
+void sort_records(const char* arena, RecordIt begin, RecordIt end) {
+  auto less = [arena](const Batcher::Record& a, const Batcher::Record& b) {
+    const int c = compare_key_val(arena, a, b);
+    return c != 0 ? c < 0 : a.time < b.time;
+  };
+  // Input that arrives in order (a table loaded in key order, one worker)
+  // costs one pass; the check stops at the first inversion otherwise.
+  if (std::is_sorted(begin, end, less)) return;
+  std::vector<Batcher::Record> scratch(static_cast<std::size_t>(end - begin));
+  radix_sort(begin, end, scratch.data(), /*on_p1=*/false, less);
 }
 
 }  // namespace
+
+void Batcher::reserve(std::size_t updates, std::size_t bytes) {
+  // Grow at least geometrically, so repeated reserves stay amortized O(1).
+  if (records_.capacity() < records_.size() + updates)
+    records_.reserve(std::max(records_.size() + updates, 2 * records_.capacity()));
+  if (arena_.capacity() < arena_.size() + bytes) arena_.reserve(std::max(arena_.size() + bytes, 2 * arena_.capacity()));
+}
 
 void Batcher::push(std::string_view key, std::string_view val, Timestamp time, Diff diff) {
   assert(time >= lower_);

@@ -12,11 +12,12 @@
 // before consolidating.
 //
 // Performance: updates are kept as fixed-size index records over one byte
-// arena (no per-update allocation). Sorting first buckets records by 16 bits
-// of their key prefix (a counting sort), then sorts each bucket comparing
-// 16 bytes of (key, val) prefix as two integers; it touches the arena only
-// when those tie (keys longer than 16 bytes sharing them, or equal keys of
-// up to 8 bytes whose vals share 8 bytes, or equal longer keys).
+// arena (no per-update allocation). Sorting is an MSD radix sort on 16 bytes
+// of (key, val) prefix held as two integers in each record, finished by
+// comparison sorts of small or tied ranges; it touches the arena only when
+// those prefixes tie (keys longer than 16 bytes sharing them, or equal keys
+// of up to 8 bytes whose vals share 8 bytes, or equal longer keys). Input
+// already in order is detected in one pass.
 //
 // Threading: single-threaded (owned by the arrange operator's worker).
 #pragma once
@@ -35,6 +36,8 @@ class Batcher {
   explicit Batcher(Timestamp lower = kMinTimestamp) : lower_(lower) {}
 
   void push(std::string_view key, std::string_view val, Timestamp time, Diff diff);
+  // Capacity for `updates` more pushes of `bytes` key and val bytes in all.
+  void reserve(std::size_t updates, std::size_t bytes);
 
   BatchPtr seal(Timestamp upper, Timestamp since = kMinTimestamp);
 

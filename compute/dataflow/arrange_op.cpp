@@ -23,6 +23,11 @@ ArrangeOp::ArrangeOp(bool arrange_errors, bool emit_output)
 
 void ArrangeOp::step() {
   InputPort& in = inputs_[0];
+  if (in.pending.oks.size() > 1024) {
+    std::size_t bytes = 0;
+    for (const Update& u : in.pending.oks) bytes += u.key.size() + u.val.size();
+    oks_batcher_.reserve(in.pending.oks.size(), bytes);
+  }
   for (const Update& u : in.pending.oks) oks_batcher_.push(u.key.bytes(), u.val.bytes(), u.time, u.diff);
   in.pending.oks.clear();
   if (errs_) {

@@ -29,7 +29,11 @@ void ExchangeChannel::send(std::size_t from, std::vector<Update>&& oks, std::vec
     {
       std::lock_guard lock(mailboxes_[to]->mutex);
       Mailbox& box = *mailboxes_[to];
-      for (Update& u : parts[to]) box.stream.oks.push_back(std::move(u));
+      if (box.stream.oks.empty()) {
+        box.stream.oks.swap(parts[to]);
+      } else {
+        for (Update& u : parts[to]) box.stream.oks.push_back(std::move(u));
+      }
       if (to == from)
         for (Update& u : errs) box.stream.errs.push_back(std::move(u));
       box.frontiers[from] = sent_frontier_[from];

@@ -99,6 +99,7 @@ class Renderer {
   }
   Result<Operator*> visit(const Mfp& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
+    if (n.mfp.is_identity()) return in;  // e.g. an index on `SELECT *`
     return static_cast<Operator*>(add<MfpOp>({in}, n.mfp));
   }
   Result<Operator*> visit(const ArrangeBy& n) {

@@ -3,13 +3,22 @@
 namespace tandem::compute {
 
 void SourceOp::step() {
-  const Timestamp frontier = feed_->drain(&scratch_, &errs_scratch_);
-  for (Update& u : scratch_)
-    if (bounds_.admit(u)) out_.oks.push_back(std::move(u));
-  scratch_.clear();
-  for (Update& u : errs_scratch_)
-    if (bounds_.admit(u)) out_.errs.push_back(std::move(u));
-  errs_scratch_.clear();
+  const Timestamp frontier = feed_->drain(&chunks_, &err_chunks_);
+  auto admit_all = [&](std::vector<UpdateChunk>& chunks, std::vector<Update>& out) {
+    std::size_t total = out.size();
+    for (const UpdateChunk& c : chunks) total += c->size();
+    out.reserve(total);
+    for (const UpdateChunk& c : chunks) {
+      for (const Update& u : *c) {
+        if (!bounds_.admits(u.time)) continue;
+        out.push_back(u);
+        out.back().time = std::max(u.time, bounds_.as_of);
+      }
+    }
+    chunks.clear();
+  };
+  admit_all(chunks_, out_.oks);
+  admit_all(err_chunks_, out_.errs);
   advance_frontier(bounds_.frontier(frontier));
 }
 

@@ -2,10 +2,11 @@
 //
 //  SourceFeed   the mailbox between whatever feeds a source (storage's
 //               listen; tests' InputHandle) and one worker's SourceOp:
-//               updates (data, and errors for sources that carry them:
-//               a materialized view's persisted errors) plus the source's frontier (no update with time <
-//               frontier will follow). Any thread may push; the owning
-//               worker drains. The pusher wakes the worker afterwards.
+//               shared chunks of updates (data, and errors for sources that
+//               carry them: a materialized view's persisted errors) plus the
+//               source's frontier (no update with time < frontier will
+//               follow). Any thread may push; the owning worker drains. The
+//               pusher wakes the worker afterwards.
 //  SourceOp     drains a SourceFeed, reading the source as of the dataflow's
 //               as_of (earlier times are read at as_of) and dropping times
 //               at or after `until`. Its frontier is max(feed frontier,
@@ -28,28 +29,35 @@
 
 namespace tandem::compute {
 
+// Updates released together, shared read-only by an InputHandle's history
+// and every feed that has yet to read them: a table's rows are stored once,
+// however many dataflows subscribe, and each reader copies what it admits.
+using UpdateChunk = std::shared_ptr<const std::vector<Update>>;
+
 class SourceFeed {
  public:
-  // `errs` are error rows (compute/dataflow/error_row.hpp) as vals.
-  void push(std::vector<Update>&& updates, Timestamp frontier, std::vector<Update>&& errs = {}) {
+  // Either chunk may be null. `errs` holds error rows
+  // (compute/dataflow/error_row.hpp) as vals.
+  void push(UpdateChunk oks, UpdateChunk errs, Timestamp frontier) {
     std::lock_guard lock(mutex_);
-    for (Update& u : updates) updates_.push_back(std::move(u));
-    for (Update& u : errs) errs_.push_back(std::move(u));
+    if (oks && !oks->empty()) oks_.push_back(std::move(oks));
+    if (errs && !errs->empty()) errs_.push_back(std::move(errs));
     frontier_ = std::max(frontier_, frontier);
   }
-  Timestamp drain(std::vector<Update>* out, std::vector<Update>* errs) {
+  // Moves the chunks pushed so far into *oks / *errs; returns the frontier.
+  Timestamp drain(std::vector<UpdateChunk>* oks, std::vector<UpdateChunk>* errs) {
     std::lock_guard lock(mutex_);
-    for (Update& u : updates_) out->push_back(std::move(u));
-    updates_.clear();
-    for (Update& u : errs_) errs->push_back(std::move(u));
+    oks->swap(oks_);
+    errs->swap(errs_);
+    oks_.clear();
     errs_.clear();
     return frontier_;
   }
 
  private:
   std::mutex mutex_;
-  std::vector<Update> updates_;
-  std::vector<Update> errs_;
+  std::vector<UpdateChunk> oks_;
+  std::vector<UpdateChunk> errs_;
   Timestamp frontier_ = kMinTimestamp;
 };
 
@@ -62,6 +70,8 @@ struct TimeBounds {
     u.time = std::max(u.time, as_of);
     return !until || u.time < *until;
   }
+  // Whether admit() keeps an update at `time` (without changing it).
+  bool admits(Timestamp time) const { return !until || std::max(time, as_of) < *until; }
   Timestamp frontier(Timestamp input) const {
     const Timestamp f = std::max(input, as_of);
     return until && f >= *until ? kMaxTimestamp : f;
@@ -77,8 +87,8 @@ class SourceOp final : public Operator {
  private:
   std::shared_ptr<SourceFeed> feed_;
   TimeBounds bounds_;
-  std::vector<Update> scratch_;
-  std::vector<Update> errs_scratch_;
+  std::vector<UpdateChunk> chunks_;
+  std::vector<UpdateChunk> err_chunks_;
 };
 
 class ImportOp final : public Operator {

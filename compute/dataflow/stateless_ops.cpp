@@ -18,9 +18,63 @@ void ConstantOp::step() {
   advance_frontier(kMaxTimestamp);
 }
 
+namespace {
+
+// The input column a projected column copies, following map expressions that
+// are plain column references (the planner's `Map (#0, #1) Project (#2, #3)`
+// is a projection); nullopt if it is computed.
+std::optional<std::size_t> copied_input_column(const MapFilterProject& mfp, std::size_t column) {
+  while (column >= mfp.input_arity) {
+    const auto* ref = std::get_if<ColumnRef>(&mfp.expressions[column - mfp.input_arity].node);
+    if (ref == nullptr || ref->index >= column) return std::nullopt;
+    column = ref->index;
+  }
+  return column;
+}
+
+}  // namespace
+
+MfpOp::MfpOp(MapFilterProject mfp) : Operator("Mfp", 1), eval_(std::move(mfp)) {
+  const MapFilterProject& m = eval_.mfp();
+  if (!m.predicates.empty()) return;
+  projection_only_ = true;
+  identity_ = m.projection.size() == m.input_arity;
+  for (std::size_t i = 0; i < m.projection.size() && projection_only_; ++i) {
+    const auto column = copied_input_column(m, m.projection[i]);
+    projection_only_ = column.has_value();
+    if (column) input_columns_.push_back(*column);
+    identity_ = identity_ && column == i;
+  }
+  identity_ = identity_ && projection_only_;
+}
+
 void MfpOp::step() {
   InputPort& in = inputs_[0];
+  if (identity_) {
+    if (out_.oks.empty()) {
+      out_.oks.swap(in.pending.oks);
+    } else {
+      for (Update& u : in.pending.oks) out_.oks.push_back(std::move(u));
+    }
+    in.pending.oks.clear();
+    forward_errors();
+    advance_frontier(in.frontier);
+    return;
+  }
   Row row;
+  if (projection_only_) {
+    out_.oks.reserve(out_.oks.size() + in.pending.oks.size());
+    for (Update& u : in.pending.oks) {
+      split_packed(u.val, &spans_);
+      std::string bytes;
+      for (const std::size_t c : input_columns_) bytes.append(spans_[c]);
+      out_.oks.push_back(Update{{}, Row(std::move(bytes)), u.time, u.diff});
+    }
+    in.pending.oks.clear();
+    forward_errors();
+    advance_frontier(in.frontier);
+    return;
+  }
   for (Update& u : in.pending.oks) {
     auto kept = eval_.evaluate_row(u.val, ctx_, &row);
     if (!kept.ok()) {
@@ -96,42 +150,83 @@ void FlatMapOp::step() {
   advance_frontier(in.frontier);
 }
 
+KeyByOp::KeyByOp(std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys)
+    : Operator("KeyBy", 1), key_(std::move(key)), skip_null_keys_(skip_null_keys) {
+  if (!key_) return;
+  for (const ScalarExpr& e : *key_) {
+    const auto* col = std::get_if<ColumnRef>(&e.node);
+    if (col == nullptr) {
+      key_columns_.clear();
+      return;
+    }
+    key_columns_.push_back(col->index);
+    key_width_ = std::max(key_width_, col->index + 1);
+  }
+}
+
+bool KeyByOp::sliced_key(Update& u, Row* key) {
+  if (key_) {
+    // Only the datums up to the last key column.
+    spans_.clear();
+    RowIter it(u.val);
+    while (spans_.size() < key_width_ && !it.done()) spans_.push_back(it.next_packed());
+  } else {
+    split_packed(u.val, &spans_);
+  }
+  std::string bytes;
+  bool has_null = false;
+  if (!key_) {
+    for (const std::string_view d : spans_)
+      if (!packed_is_key_mode(d)) return false;
+  } else {
+    for (const std::size_t c : key_columns_) {
+      if (c >= spans_.size() || !packed_is_key_mode(spans_[c])) return false;
+      has_null |= packed_is_null(spans_[c]);
+      bytes.append(spans_[c]);
+    }
+  }
+  // A NULL key to skip falls back to evaluate_key, which drops the row.
+  if (has_null && skip_null_keys_) return false;
+  *key = key_ ? Row(std::move(bytes)) : std::move(u.val);
+  return true;
+}
+
+bool KeyByOp::evaluate_key(const Update& u, Row* key) {
+  arena_.clear();
+  ctx_.arena.clear();
+  unpack_into(u.val, &datums_, &arena_);
+  key->clear();
+  RowPacker packer(key);
+  packer.set_normalize_numeric(true);
+  if (!key_) {
+    packer.push_all(datums_);
+    return true;
+  }
+  bool has_null = false;
+  for (const ScalarExpr& e : *key_) {
+    auto v = eval(e, datums_, ctx_);
+    if (!v.ok()) {
+      out_.errs.push_back(Update{{}, error_row(v.status()), u.time, u.diff});
+      return false;
+    }
+    has_null |= v->is_null();
+    packer.push(*v);
+  }
+  return !(has_null && skip_null_keys_);
+}
+
 void KeyByOp::step() {
   InputPort& in = inputs_[0];
+  const bool sliceable = !key_ || !key_columns_.empty();
+  out_.oks.reserve(out_.oks.size() + in.pending.oks.size());
   for (Update& u : in.pending.oks) {
-    if (!key_) {
-      Row key;
-      RowPacker packer(&key);
-      packer.set_normalize_numeric(true);
-      arena_.clear();
-      unpack_into(u.val, &datums_, &arena_);
-      packer.push_all(datums_);
-      out_.oks.push_back(Update{std::move(key), Row(), u.time, u.diff});
-      continue;
-    }
-    arena_.clear();
-    ctx_.arena.clear();
-    unpack_into(u.val, &datums_, &arena_);
     Row key;
-    RowPacker packer(&key);
-    packer.set_normalize_numeric(true);
-    bool has_null = false;
-    Status failed;
-    for (const ScalarExpr& e : *key_) {
-      auto v = eval(e, datums_, ctx_);
-      if (!v.ok()) {
-        failed = v.status();
-        break;
-      }
-      has_null |= v->is_null();
-      packer.push(*v);
+    if (!(sliceable && sliced_key(u, &key)) && !evaluate_key(u, &key)) continue;
+    if (!key_) {
+      out_.oks.push_back(Update{std::move(key), Row(), u.time, u.diff});
+    } else {
+      out_.oks.push_back(Update{std::move(key), std::move(u.val), u.time, u.diff});
     }
-    if (!failed.is_ok()) {
-      out_.errs.push_back(Update{{}, error_row(failed), u.time, u.diff});
-      continue;
-    }
-    if (has_null && skip_null_keys_) continue;
-    out_.oks.push_back(Update{std::move(key), std::move(u.val), u.time, u.diff});
   }
   in.pending.oks.clear();
   forward_errors();

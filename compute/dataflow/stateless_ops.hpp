@@ -45,12 +45,20 @@ class ConstantOp final : public Operator {
 
 class MfpOp final : public Operator {
  public:
-  explicit MfpOp(MapFilterProject mfp) : Operator("Mfp", 1), eval_(std::move(mfp)) {}
+  explicit MfpOp(MapFilterProject mfp);
   void step() override;
 
  private:
   MfpEvaluator eval_;
   EvalContext ctx_;
+  // A pure projection (no predicates; every output column an input column,
+  // directly or through maps that only copy columns) copies the projected
+  // datums' bytes instead of decoding and re-encoding the row; the identity
+  // moves rows through.
+  bool identity_ = false;
+  bool projection_only_ = false;
+  std::vector<std::size_t> input_columns_;  // per output column, when projection_only_
+  std::vector<std::string_view> spans_;
 };
 
 class UnionOp final : public Operator {
@@ -83,16 +91,27 @@ class FlatMapOp final : public Operator {
 
 class KeyByOp final : public Operator {
  public:
-  KeyByOp(std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys)
-      : Operator("KeyBy", 1), key_(std::move(key)), skip_null_keys_(skip_null_keys) {}
+  KeyByOp(std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys);
   void step() override;
 
  private:
+  // Packs the key of `val` by evaluating the key expressions; false (with
+  // an error update emitted, or the row dropped for a NULL key) if the row
+  // has no key.
+  bool evaluate_key(const Update& u, Row* key);
+  // With plain column keys, the key is a copy of those datums' bytes (and
+  // the whole-row key is the row itself, moved) unless a numeric needs key
+  // mode or a NULL key is to be skipped.
+  bool sliced_key(Update& u, Row* key);
+
   std::optional<std::vector<ScalarExpr>> key_;
   bool skip_null_keys_;
+  std::vector<std::size_t> key_columns_;  // set when every key expression is a column
+  std::size_t key_width_ = 0;             // 1 + the largest of key_columns_
   EvalContext ctx_;
   RowArena arena_;
   std::vector<Datum> datums_;
+  std::vector<std::string_view> spans_;
 };
 
 }  // namespace tandem::compute

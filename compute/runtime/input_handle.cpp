@@ -47,67 +47,79 @@ std::vector<Update> release_before(std::vector<Update>& buffered, Timestamp fron
   return released;
 }
 
-void append_to(std::vector<Update>& to, std::vector<Update>&& from) {
-  if (to.empty()) {
-    to = std::move(from);
-    return;
+}  // namespace
+
+std::vector<InputHandle::Chunk> InputHandle::partition(std::vector<Update>&& updates) const {
+  std::vector<Chunk> parts(workers_);
+  if (updates.empty()) return parts;
+  if (workers_ == 1) {
+    parts[0] = std::make_shared<std::vector<Update>>(std::move(updates));
+    return parts;
   }
-  to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+  for (Update& u : updates) {
+    Chunk& part = parts[worker_of(u)];
+    if (!part) part = std::make_shared<std::vector<Update>>();
+    part->push_back(std::move(u));
+  }
+  return parts;
 }
 
-}  // namespace
+void InputHandle::append_history(std::vector<Chunk>& chunks, Chunk chunk) {
+  if (!chunk) return;
+  chunks.push_back(std::move(chunk));
+  // Feeds may still be reading the chunks, so a merge copies into a new one
+  // (each update is copied O(log n) times over its life, only when many
+  // small releases pile up).
+  while (chunks.size() >= 2 && chunks.back()->size() >= chunks[chunks.size() - 2]->size()) {
+    const Chunk& a = chunks[chunks.size() - 2];
+    const Chunk& b = chunks.back();
+    auto merged = std::make_shared<std::vector<Update>>();
+    merged->reserve(a->size() + b->size());
+    merged->insert(merged->end(), a->begin(), a->end());
+    merged->insert(merged->end(), b->begin(), b->end());
+    chunks.pop_back();
+    chunks.back() = std::move(merged);
+  }
+}
 
 void InputHandle::advance_to(Timestamp frontier) {
   {
     std::lock_guard lock(mutex_);
     assert(frontier >= frontier_);
     frontier_ = std::max(frontier_, frontier);
-    std::vector<Update> released = release_before(buffered_, frontier_);
-    std::vector<Update> released_errs = buffered_errs_.empty() ? std::vector<Update>{}
-                                                               : release_before(buffered_errs_, frontier_);
-    // Partition by worker only for live subscriptions.
+    std::vector<Chunk> oks = partition(release_before(buffered_, frontier_));
+    std::vector<Chunk> errs =
+        partition(buffered_errs_.empty() ? std::vector<Update>{} : release_before(buffered_errs_, frontier_));
     std::erase_if(subscribers_, [](const auto& subscription) {
       for (const auto& w : subscription) {
         if (!w.expired()) return false;
       }
       return true;
     });
-    if (!subscribers_.empty() && (!released.empty() || !released_errs.empty())) {
-      std::vector<std::vector<Update>> parts(workers_);
-      std::vector<std::vector<Update>> err_parts(workers_);
-      for (const Update& u : released) parts[worker_of(u)].push_back(u);
-      for (const Update& u : released_errs) err_parts[worker_of(u)].push_back(u);
-      for (auto& subscription : subscribers_) {
-        for (std::size_t w = 0; w < workers_; ++w) {
-          if (auto feed = subscription[w].lock())
-            feed->push(std::vector<Update>(parts[w]), frontier_, std::vector<Update>(err_parts[w]));
-        }
-      }
-    } else {
-      for (auto& subscription : subscribers_) {
-        for (std::size_t w = 0; w < workers_; ++w) {
-          if (auto feed = subscription[w].lock()) feed->push({}, frontier_);
-        }
+    for (auto& subscription : subscribers_) {
+      for (std::size_t w = 0; w < workers_; ++w) {
+        if (auto feed = subscription[w].lock()) feed->push(oks[w], errs[w], frontier_);
       }
     }
-    append_to(history_, std::move(released));
-    append_to(history_errs_, std::move(released_errs));
+    for (std::size_t w = 0; w < workers_; ++w) {
+      append_history(history_[w], std::move(oks[w]));
+      append_history(history_errs_[w], std::move(errs[w]));
+    }
   }
   for (std::size_t w = 0; w < workers_; ++w) waker_(w);
 }
 
 std::vector<std::shared_ptr<SourceFeed>> InputHandle::subscribe() {
   std::lock_guard lock(mutex_);
-  std::vector<std::vector<Update>> parts(workers_);
-  std::vector<std::vector<Update>> err_parts(workers_);
-  for (const Update& u : history_) parts[worker_of(u)].push_back(u);
-  for (const Update& u : history_errs_) err_parts[worker_of(u)].push_back(u);
   std::vector<std::shared_ptr<SourceFeed>> feeds;
   std::vector<std::weak_ptr<SourceFeed>> weak;
   for (std::size_t w = 0; w < workers_; ++w) {
-    feeds.push_back(std::make_shared<SourceFeed>());
-    feeds.back()->push(std::move(parts[w]), frontier_, std::move(err_parts[w]));
-    weak.push_back(feeds.back());
+    auto feed = std::make_shared<SourceFeed>();
+    for (const Chunk& c : history_[w]) feed->push(c, nullptr, frontier_);
+    for (const Chunk& c : history_errs_[w]) feed->push(nullptr, c, frontier_);
+    feed->push(nullptr, nullptr, frontier_);
+    weak.push_back(feed);
+    feeds.push_back(std::move(feed));
   }
   subscribers_.push_back(std::move(weak));
   return feeds;

@@ -7,6 +7,11 @@
 // (any spread is correct: every stateful operator exchanges by key).
 // A dataflow subscribing later first receives the whole history (the log
 // stands in for a storage snapshot; a real source replays from its shard).
+// Released updates are kept once, per worker, as shared read-only chunks
+// (UpdateChunk) that live subscribers and later ones read without a copy per
+// subscriber; the chunks are merged like a binary counter (a chunk at least
+// as large as the one before it is merged with it, into a new chunk) so
+// their number stays logarithmic under many small writes.
 //
 // Threading: any thread may call send/advance_to (one feeder at a time);
 // subscribe is called by workers while rendering. A mutex guards the log and
@@ -26,7 +31,8 @@ namespace tandem::compute {
 class InputHandle {
  public:
   using Waker = std::function<void(std::size_t worker)>;
-  InputHandle(std::size_t workers, Waker waker) : workers_(workers), waker_(std::move(waker)) {}
+  InputHandle(std::size_t workers, Waker waker)
+      : workers_(workers), waker_(std::move(waker)), history_(workers), history_errs_(workers) {}
 
   // REQUIRES time >= frontier().
   void send(Row row, Timestamp time, Diff diff);
@@ -43,15 +49,21 @@ class InputHandle {
   std::vector<std::shared_ptr<SourceFeed>> subscribe();
 
  private:
+  using Chunk = std::shared_ptr<std::vector<Update>>;
+  using History = std::vector<std::vector<Chunk>>;  // per worker, oldest first
+
   std::size_t worker_of(const Update& u) const { return hash_row(u.val) % workers_; }
+  // One chunk per worker (null where a worker gets nothing).
+  std::vector<Chunk> partition(std::vector<Update>&& updates) const;
+  static void append_history(std::vector<Chunk>& chunks, Chunk chunk);
 
   const std::size_t workers_;
   Waker waker_;
   mutable std::mutex mutex_;
   std::vector<Update> buffered_;
-  std::vector<Update> history_;
+  History history_;
   std::vector<Update> buffered_errs_;
-  std::vector<Update> history_errs_;
+  History history_errs_;
   Timestamp frontier_ = kMinTimestamp;
   std::vector<std::vector<std::weak_ptr<SourceFeed>>> subscribers_;  // per subscription, per worker
 };
