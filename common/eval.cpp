@@ -80,6 +80,11 @@ Result<Datum> eval_binary(const CallBinary& c, std::span<const Datum> row, EvalC
       if (truth(b) == 1) return b;
       return (truth(a) == 0 && truth(b) == 0) ? Datum::from_bool(false) : Datum::null();
     }
+    case BinaryFunc::kError: {
+      TANDEM_ASSIGN_OR_RETURN(Datum code, eval(*c.lhs, row, ctx));
+      TANDEM_ASSIGN_OR_RETURN(Datum message, eval(*c.rhs, row, ctx));
+      return Status::error(code.as_string(), std::string(message.as_string()));
+    }
     default: break;
   }
   TANDEM_ASSIGN_OR_RETURN(Datum a, eval(*c.lhs, row, ctx));

@@ -25,7 +25,7 @@ Result<ScalarExpr> fold(ScalarExpr expr) {
       auto& c = std::get<CallBinary>(expr.node);
       TANDEM_ASSIGN_OR_RETURN(*c.lhs, fold(std::move(*c.lhs)));
       TANDEM_ASSIGN_OR_RETURN(*c.rhs, fold(std::move(*c.rhs)));
-      if (c.lhs->is_literal() && c.rhs->is_literal()) return eval_to_literal(expr);
+      if (c.lhs->is_literal() && c.rhs->is_literal() && func_is_foldable(c.func)) return eval_to_literal(expr);
       return expr;
     }
     case 4: {

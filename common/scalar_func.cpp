@@ -36,6 +36,7 @@ bool func_is_strict(UnaryFunc f) { return kUnaryStrict[idx(f)]; }
 bool func_is_strict(BinaryFunc f) { return kBinaryStrict[idx(f)]; }
 bool func_is_strict(VariadicFunc f) { return kVariadicStrict[idx(f)]; }
 bool func_is_foldable(UnaryFunc f) { return f != UnaryFunc::kPgSleep; }
+bool func_is_foldable(BinaryFunc f) { return f != BinaryFunc::kError; }
 bool func_is_foldable(VariadicFunc f) { return f != VariadicFunc::kNow; }
 
 bool func_is_operator(BinaryFunc f) {

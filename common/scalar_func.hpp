@@ -64,7 +64,8 @@ namespace tandem {
   X(kBtrim, "btrim", true) X(kLtrim, "ltrim", true) X(kRtrim, "rtrim", true)                        \
   X(kDateTruncTimestamp, "date_trunc", true) X(kDateTruncTimestampTz, "date_trunc", true)           \
   X(kDateTruncInterval, "date_trunc", true)                                                         \
-  X(kDatePart, "date_part", true) X(kExtract, "extract", true) X(kNullIf, "nullif", false)
+  X(kDatePart, "date_part", true) X(kExtract, "extract", true) X(kNullIf, "nullif", false)          \
+  X(kError, "error", false)
 
 #define TANDEM_VARIADIC_FUNCS(X)                                                                  \
   X(kCoalesce, "coalesce", false) X(kGreatest, "greatest", false) X(kLeast, "least", false)        \
@@ -92,6 +93,10 @@ bool func_is_strict(VariadicFunc f);
 // Volatile/stable calls (now, pg_sleep) are never constant-folded.
 bool func_is_foldable(UnaryFunc f);
 bool func_is_foldable(VariadicFunc f);
+// error(sqlstate, message) raises its error when evaluated; never folded,
+// since a plan holds it for rows that may never exist (see
+// planner/lowering/decorrelate.cpp: a scalar subquery's extra rows).
+bool func_is_foldable(BinaryFunc f);
 // Operators print infix ("a + b"); the rest print as calls ("abs(a)").
 bool func_is_operator(BinaryFunc f);
 

@@ -152,6 +152,10 @@ const mir::Rel* peel_mfp(const mir::Rel& rel, compute::MapFilterProject* mfp) {
     } else if (auto* m = std::get_if<mir::Map>(&r.node)) {
       for (auto e : m->scalars) {
         mir::remap_columns(e, [&](size_t c) { return mfp->projection.at(c); });
+        if (auto* copy = std::get_if<ColumnRef>(&e.node)) {
+          mfp->projection.push_back(copy->index);  // a column copy needs no evaluation
+          continue;
+        }
         mfp->expressions.push_back(std::move(e));
         mfp->projection.push_back(mfp->input_arity + mfp->expressions.size() - 1);
       }

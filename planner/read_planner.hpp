@@ -17,10 +17,15 @@
 
 namespace tandem::planner {
 
+struct PlanTrace;
+
 struct PlanContext {
   std::function<compute::GlobalId()> allocate_id;  // transient ids for dataflows/objects
   Timestamp as_of = kMinTimestamp;
   OptimizerOptions optimizer;
+  // EXPLAIN: when set, planning records its intermediate plans here
+  // (planner/explain/plan_trace.hpp).
+  PlanTrace* trace = nullptr;
 };
 
 // `param_types` as for plan_query; `params` one datum per parameter.

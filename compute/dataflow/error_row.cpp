@@ -19,4 +19,12 @@ Status status_from_error_row(RowRef row) {
   return Status::error(code.as_string(), std::string(message.as_string()));
 }
 
+Status evaluation_error(const Status& status) {
+  if (status.sqlstate().starts_with("XX")) return status;
+  Status out = Status::error(status.sqlstate(), "Evaluation error: " + status.message());
+  if (!status.detail().empty()) std::move(out).with_detail(status.detail());
+  if (!status.hint().empty()) std::move(out).with_hint(status.hint());
+  return out;
+}
+
 }  // namespace tandem::compute

@@ -25,7 +25,7 @@ Result<std::vector<std::pair<Row, Diff>>> read_peek(const Peek& peek, const Trac
     for_each_as_of(cursor, peek.time, [&](std::string_view key, std::string_view, Diff diff) {
       if (diff > 0 && first.is_ok()) first = status_from_error_row(RowRef(key));
     });
-    if (!first.is_ok()) return first;
+    if (!first.is_ok()) return evaluation_error(first);
   }
   std::vector<std::pair<Row, Diff>> rows;
   MfpEvaluator mfp(peek.mfp);
@@ -40,7 +40,7 @@ Result<std::vector<std::pair<Row, Diff>>> read_peek(const Peek& peek, const Trac
     }
     auto kept = mfp.evaluate_row(RowRef(val), ctx, &out);
     if (!kept.ok()) {
-      failed = kept.status();
+      failed = evaluation_error(kept.status());
     } else if (*kept) {
       rows.emplace_back(std::move(out), diff);
       out = Row();

@@ -13,8 +13,10 @@
 #include "common/eval_context.hpp"
 #include "common/func_resolve.hpp"
 #include "frontend/adapter/catalog_ops.hpp"
+#include "frontend/adapter/explain_statement.hpp"
 #include "frontend/adapter/session_catalog.hpp"
 #include "frontend/adapter/session_statements.hpp"
+#include "planner/explain/explain.hpp"
 #include "planner/query_planner.hpp"
 #include "planner/read_planner.hpp"
 
@@ -298,13 +300,9 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
       prepared->copy_out_query = std::move(query);
     }
   } else if (auto* explain = s.as<sql::Explain>()) {
-    bool plan_stage = explain->stage == sql::Explain::Stage::kDefault || explain->stage == sql::Explain::Stage::kOptimized;
-    if (!plan_stage || explain->format != sql::Explain::Format::kText || !std::holds_alternative<sql::Query>(explain->explainee)) {
-      return Status::error(sqlstate::kFeatureNotSupported,
-                           "only EXPLAIN [OPTIMIZED] PLAN [AS TEXT] FOR a query is supported yet");
-    }
+    TANDEM_ASSIGN_OR_RETURN(std::string column, planner::explain_column_name(*explain));
     prepared->returns_rows = true;
-    prepared->result_columns = {text("Optimized Plan")};
+    prepared->result_columns = {text(column)};
   } else if (s.as<sql::ShowObjects>()) {
     prepared->returns_rows = true;
     prepared->result_columns = {text("name")};
@@ -381,7 +379,10 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     co_return show_objects(*snapshot, path, *show);
   }
   if (auto* show = s.as<sql::ShowCreate>()) co_return show_create(*snapshot, path, *show);
-  if (auto* explain = s.as<sql::Explain>()) co_return explain_query(session, *snapshot, path, *explain, statement);
+  if (auto* explain = s.as<sql::Explain>()) {
+    co_return explain_plan_statement(snapshot, path, session.vars().cluster(), *explain, statement.param_types,
+                                     statement.result_columns);
+  }
   if (auto* show = s.as<sql::ShowColumns>()) co_return show_columns(*snapshot, path, *show);
   if (statement.reads_collections || runs_on_coordinator(s)) {
     co_return co_await run_on<ExecResult>(coordinator_->executor(), [&]() -> awaitable<Result<ExecResult>> {
@@ -389,31 +390,6 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     });
   }
   co_return not_supported_yet(s);
-}
-
-Result<ExecResult> Adapter::explain_query(Session& session, const catalog::CatalogSnapshot& snapshot,
-                                          const catalog::SearchPath& path, const sql::Explain& explain,
-                                          const PreparedStatement& statement) {
-  const std::string& cluster = session.vars().cluster();
-  TANDEM_ASSIGN_OR_RETURN(const catalog::Cluster* c, snapshot.resolve_cluster(cluster));
-  auto shared = catalog_->snapshot();
-  SessionCatalog reader(shared, path, c->id);
-  std::vector<ColumnType> types = statement.param_types;
-  TANDEM_ASSIGN_OR_RETURN(planner::ReadPlan plan, describe_read(std::get<sql::Query>(explain.explainee), reader, types));
-  std::string text = plan.explain;
-  if (!text.empty() && text.back() != '\n') text += "\n";
-  if (auto* peek = std::get_if<planner::PeekExisting>(&plan.plan)) {
-    const catalog::Item* index = snapshot.item(catalog::item_id_from_compute(peek->index_id));
-    text += "Used Indexes:\n  - " + (index ? index->name.to_string() : std::string("?")) +
-            (peek->literal_keys ? " (lookup)\n" : " (*** full scan ***)\n");
-  }
-  text += "Target cluster: " + c->name + "\n";
-  ExecResult r;
-  r.returns_rows = true;
-  r.columns = statement.result_columns;
-  r.rows.push_back(Row::pack_one(Datum::from_string(text)));
-  r.tag = "EXPLAIN";
-  return r;
 }
 
 awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, const PreparedStatement& statement,

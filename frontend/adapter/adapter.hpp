@@ -69,9 +69,6 @@ class Adapter {
 
  private:
   Adapter() = default;
-  Result<ExecResult> explain_query(Session& session, const catalog::CatalogSnapshot& snapshot,
-                                   const catalog::SearchPath& path, const sql::Explain& explain,
-                                   const PreparedStatement& statement);
   Result<ExecResult> execute_constant(const PreparedStatement& statement, const Row& params, CancelToken& cancel);
   boost::asio::awaitable<Result<ExecResult>> execute_on_coordinator(Session& session,
                                                                     const PreparedStatement& statement,

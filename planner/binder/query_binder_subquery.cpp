@@ -7,29 +7,6 @@
 namespace tandem::planner {
 namespace {
 
-// True when `rel` yields at most one row per outer row.
-bool at_most_one_row(const hir::Rel& rel) {
-  return std::visit(
-      [](const auto& n) -> bool {
-        using T = std::decay_t<decltype(n)>;
-        if constexpr (std::is_same_v<T, hir::Project> || std::is_same_v<T, hir::Map> ||
-                      std::is_same_v<T, hir::Filter> || std::is_same_v<T, hir::Distinct>) {
-          return at_most_one_row(*n.input);
-        } else if constexpr (std::is_same_v<T, hir::Reduce>) {
-          return n.group_key.empty();
-        } else if constexpr (std::is_same_v<T, hir::TopK>) {
-          return (n.limit && *n.limit <= 1) || at_most_one_row(*n.input);
-        } else if constexpr (std::is_same_v<T, hir::Constant>) {
-          return n.rows.size() <= 1;
-        } else if constexpr (std::is_same_v<T, hir::Apply>) {
-          return at_most_one_row(*n.input);
-        } else {
-          return false;
-        }
-      },
-      rel.node);
-}
-
 ScalarExpr bool_lit(bool v) { return ScalarExpr::literal(Datum::from_bool(v), ColumnType{TypeId::kBool, -1, false}); }
 
 }  // namespace
@@ -82,11 +59,6 @@ Result<ScalarExpr> QueryBinder::bind_subquery_expr(const sql::Expr& e, ExprBinde
   if (auto* s = e.as<sql::Subquery>()) {
     TANDEM_ASSIGN_OR_RETURN(BoundQuery q, bind_relation(*s->query, scope));
     if (q.columns.size() != 1) return Status::error(sqlstate::kSyntaxError, "subquery must return only one column");
-    if (!at_most_one_row(q.rel)) {
-      return Status::error(sqlstate::kFeatureNotSupported,
-                           "scalar subqueries that may return more than one row are not supported yet")
-          .with_hint("Add LIMIT 1 or an aggregate to the subquery.");
-    }
     return push(hir::Subquery::Kind::kScalar, std::move(q.rel));
   }
   if (auto* s = e.as<sql::Exists>()) {

@@ -11,6 +11,26 @@ ColumnType subquery_type(const Subquery& s) {
   return t;
 }
 
+bool at_most_one_row(const Rel& rel) {
+  return std::visit(
+      [](const auto& n) -> bool {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, Project> || std::is_same_v<T, Map> || std::is_same_v<T, Filter> ||
+                      std::is_same_v<T, Distinct> || std::is_same_v<T, Apply>) {
+          return at_most_one_row(*n.input);
+        } else if constexpr (std::is_same_v<T, Reduce>) {
+          return n.group_key.empty();
+        } else if constexpr (std::is_same_v<T, TopK>) {
+          return (n.limit && *n.limit <= 1) || at_most_one_row(*n.input);
+        } else if constexpr (std::is_same_v<T, Constant>) {
+          return n.rows.size() <= 1;
+        } else {
+          return false;
+        }
+      },
+      rel.node);
+}
+
 std::vector<ColumnType> column_types(const Rel& rel) {
   return std::visit(
       [](const auto& n) -> std::vector<ColumnType> {

@@ -25,7 +25,9 @@
 //   TopK       ORDER BY/LIMIT/OFFSET of a subquery (order over own columns).
 //   FlatMap    input ++ generate_series(args) (args over outer ++ input).
 //   Apply      input ++ one column per subquery: a scalar subquery's single
-//              value (NULL for no row; 21000 for several) or EXISTS's bool.
+//              value (NULL for no row; several rows for one outer row are
+//              the evaluation error 21000 "more than one record produced in
+//              subquery", raised in the dataflow) or EXISTS's bool.
 //              The subqueries are bound over outer ++ input.
 // Threading: plain values.
 
@@ -140,6 +142,11 @@ inline size_t arity(const Rel& rel) { return column_types(rel).size(); }
 // references a binding column in [lo, hi).
 bool references(const Rel& rel, size_t lo, size_t hi);
 bool references(const ScalarExpr& e, size_t lo, size_t hi);
+
+// True when `rel` provably yields at most one row per outer row (a global
+// aggregate, LIMIT 1, a constant of one row, through Project, Map, Filter,
+// Distinct and Apply).
+bool at_most_one_row(const Rel& rel);
 
 // The type of a subquery's value column for Apply (scalar: its only column,
 // nullable; exists: non-null bool).

@@ -91,15 +91,44 @@ class Decorrelator {
   }
 
   // cur ++ lookup's value columns, where lookup (prefix ++ values) has at
-  // most one row per prefix; unmatched rows get `defaults`.
-  Rel left_join_lookup(Rel cur, Rel lookup, size_t prefix, std::vector<ScalarExpr> defaults) {
+  // most one row per prefix (else `several_per_key`: each is matched);
+  // unmatched rows get `defaults`.
+  Rel left_join_lookup(Rel cur, Rel lookup, size_t prefix, std::vector<ScalarExpr> defaults,
+                       bool several_per_key = false) {
     return let(std::move(cur), [&](const Rel& c) {
       return let(std::move(lookup), [&](const Rel& l) {
         Rel matched = join_on_prefix(c, l, prefix);
         Rel keys = mir::project(l, range(0, prefix));
+        if (several_per_key) keys = mir::distinct(std::move(keys));
         Rel unmatched = anti_join(c, std::move(keys), prefix);
         return mir::union_all({std::move(matched), mir::map(std::move(unmatched), defaults)});
       });
+    });
+  }
+
+  // A scalar subquery's rows (prefix ++ value) plus, per prefix with more
+  // than one row, a row whose value is error(21000, ...): evaluating it
+  // puts "more than one record produced in subquery" into the dataflow's
+  // error collection (Materialize's guard), which a read then reports.
+  Rel guard_one_row(Rel rows, size_t prefix, const ColumnType& value_type) {
+    return let(std::move(rows), [&](const Rel& r) {
+      auto types = mir::column_types(r);
+      ColumnType int8{TypeId::kInt8, -1, false};
+      compute::AggregateExpr count_all;
+      count_all.func = compute::AggregateFunc::kCountAll;
+      mir::Reduce count{r, {}, {std::move(count_all)}};
+      for (size_t c = 0; c < prefix; ++c) count.group_key.push_back(col(types, c));
+      Rel too_many = mir::filter(Rel{std::move(count)},
+                                 {ScalarExpr::binary(BinaryFunc::kGt, ScalarExpr::column(prefix, int8),
+                                                     ScalarExpr::literal(Datum::from_int64(1), int8), kBool)});
+      ColumnType text{TypeId::kText, -1, false};
+      ScalarExpr error = ScalarExpr::binary(
+          BinaryFunc::kError, ScalarExpr::literal(Datum::from_string(sqlstate::kCardinalityViolation), text),
+          ScalarExpr::literal(Datum::from_string("more than one record produced in subquery"), text), value_type);
+      std::vector<size_t> cols = range(0, prefix);
+      cols.push_back(prefix + 1);
+      Rel errors = mir::project(mir::map(std::move(too_many), {std::move(error)}), std::move(cols));
+      return mir::union_all({r, std::move(errors)});
     });
   }
 
@@ -258,7 +287,9 @@ class Decorrelator {
                                  {ScalarExpr::literal(Datum::from_bool(true), kBool)});
             return left_join_lookup(c, std::move(found), prefix, {ScalarExpr::literal(Datum::from_bool(false), kBool)});
           }
-          return left_join_lookup(c, std::move(*sub), prefix, {ScalarExpr::null(hir::subquery_type(s))});
+          ScalarExpr null = ScalarExpr::null(hir::subquery_type(s));
+          if (hir::at_most_one_row(*s.rel)) return left_join_lookup(c, std::move(*sub), prefix, {null});
+          return left_join_lookup(c, guard_one_row(std::move(*sub), prefix, null.type()), prefix, {null}, true);
         });
       });
       if (!failed.is_ok()) return failed;

@@ -64,13 +64,19 @@ class Lowerer {
     std::vector<size_t> p;
     for (size_t o : n.outputs) p.push_back(m.projection.at(o));
     m.projection = std::move(p);
+    if (m.is_identity()) return std::move(*std::get<compute::Mfp>(in.node).input);
     return in;
   }
   Result<PlanNode> visit(const mir::Map& n) {
     TANDEM_ASSIGN_OR_RETURN(PlanNode in, lower(*n.input));
     auto& m = as_mfp(in, mir::arity(*n.input)).mfp;
     for (const auto& e : n.scalars) {
-      m.expressions.push_back(through(e, m.projection));
+      ScalarExpr x = through(e, m.projection);
+      if (auto* copy = std::get_if<ColumnRef>(&x.node)) {
+        m.projection.push_back(copy->index);  // a column copy needs no evaluation
+        continue;
+      }
+      m.expressions.push_back(std::move(x));
       m.projection.push_back(m.input_arity + m.expressions.size() - 1);
     }
     return in;

@@ -1,0 +1,24 @@
+#pragma once
+// EXPLAIN ... PLAN in the adapter: resolves the target cluster and, for
+// EXPLAIN INDEX / MATERIALIZED VIEW <name>, the item's stored CREATE
+// statement, then renders the plan with planner/explain/explain.hpp. Nothing
+// is created or run.
+// Threading: any thread (reads an immutable catalog snapshot).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog_snapshot.hpp"
+#include "frontend/adapter/exec_result.hpp"
+#include "planner/parser/ast.hpp"
+
+namespace tandem::frontend {
+
+// `cluster`: the session's cluster; `columns`: the prepared result column.
+Result<ExecResult> explain_plan_statement(std::shared_ptr<const catalog::CatalogSnapshot> snapshot,
+                                          const catalog::SearchPath& path, const std::string& cluster,
+                                          const sql::Explain& explain, const std::vector<ColumnType>& param_types,
+                                          std::vector<ResultColumn> columns);
+
+}  // namespace tandem::frontend
