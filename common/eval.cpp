@@ -134,6 +134,9 @@ Result<Datum> eval_variadic(const CallVariadic& c, std::span<const Datum> row, E
         return Status::error(sqlstate::kFeatureNotSupported, "now() is not available in this context");
       }
       return Datum::from_timestamptz(*ctx.statement_time);
+    case VariadicFunc::kMzNow:
+      if (!ctx.mz_now) return Status::error(sqlstate::kFeatureNotSupported, "mz_now() is not available in this context");
+      return Datum::from_mz_timestamp(*ctx.mz_now);
     case VariadicFunc::kPi: return Datum::from_float64(3.14159265358979323846);
     default: break;
   }

@@ -9,6 +9,8 @@
 //    a dataflow); without it pg_sleep is 0A000.
 //  * statement_time: now()/current_timestamp, microseconds since 2000-01-01
 //    UTC, fixed for the statement; absent -> now() is 0A000.
+//  * mz_now: the query's timestamp (EpochMillis) for mz_now(); absent ->
+//    mz_now() is 0A000 (reads substitute it before compute sees the plan).
 // Threading: one context per evaluating thread.
 
 #include <cstdint>
@@ -25,6 +27,7 @@ struct EvalContext {
   std::function<bool()> is_canceled;
   std::function<Status(double seconds)> sleep;
   std::optional<int64_t> statement_time;
+  std::optional<uint64_t> mz_now;
 };
 
 }  // namespace tandem

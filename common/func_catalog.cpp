@@ -161,6 +161,7 @@ struct Catalog {
     fn("like_escape", {T::kText, T::kText, T::kText}, T::kBool, VariadicFunc::kLikeEscape);
     fn("ilike_escape", {T::kText, T::kText, T::kText}, T::kBool, VariadicFunc::kILikeEscape);
     fn("now", {}, T::kTimestampTz, VariadicFunc::kNow);
+    fn("mz_now", {}, T::kMzTimestamp, VariadicFunc::kMzNow);
     fn("current_timestamp", {}, T::kTimestampTz, VariadicFunc::kNow);
     fn("transaction_timestamp", {}, T::kTimestampTz, VariadicFunc::kNow);
     fn("statement_timestamp", {}, T::kTimestampTz, VariadicFunc::kNow);

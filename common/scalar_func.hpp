@@ -72,7 +72,8 @@ namespace tandem {
   X(kConcat, "concat", false) X(kConcatWs, "concat_ws", false) X(kSubstr, "substr", true)           \
   X(kReplace, "replace", true) X(kLpad, "lpad", true) X(kRpad, "rpad", true)                        \
   X(kSplitPart, "split_part", true) X(kLikeEscape, "like_escape", true)                             \
-  X(kILikeEscape, "ilike_escape", true) X(kNow, "now", false) X(kPi, "pi", false)
+  X(kILikeEscape, "ilike_escape", true) X(kNow, "now", false) X(kPi, "pi", false)        \
+  X(kMzNow, "mz_now", false)
 
 #define TANDEM_ENUM_ENTRY(name, printed, strict) name,
 enum class UnaryFunc : uint16_t { TANDEM_UNARY_FUNCS(TANDEM_ENUM_ENTRY) };

@@ -51,6 +51,9 @@ struct ReadPlan {
   Finishing finishing;
   std::vector<OutputColumn> columns;
   std::string explain;  // EXPLAIN text (materialize.md §2 style)
+  // mz_now() was replaced by PlanContext::mz_now: a plan for another
+  // timestamp must be planned again.
+  bool uses_mz_now = false;
 };
 
 }  // namespace tandem::planner

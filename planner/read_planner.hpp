@@ -26,6 +26,10 @@ struct PlanContext {
   // EXPLAIN: when set, planning records its intermediate plans here
   // (planner/explain/plan_trace.hpp).
   PlanTrace* trace = nullptr;
+  // The value of mz_now() in plan_read (the query's timestamp). mz_now()
+  // anywhere else (views, indexes, materialized views) is 0A000: temporal
+  // filters are not supported.
+  std::optional<Timestamp> mz_now;
 };
 
 // `param_types` as for plan_query; `params` one datum per parameter.

@@ -27,6 +27,15 @@ class ComputeClient {
   // Waits up to `timeout` for a response.
   virtual std::optional<ComputeResponse> recv(std::chrono::milliseconds timeout) = 0;
   virtual void set_response_waker(std::function<void()> waker) = 0;
+  // The fast path of DESIGN §9: answers a peek of an index on the calling
+  // thread, with no hand-off, when its time is already sealed and its read
+  // touches at most `inline_budget` updates (any number for literal-key
+  // lookups); nullopt when it cannot (then send() the Peek). No Peek
+  // command is involved: nothing to cancel, no response queued. A client in
+  // another process answers nullopt.
+  virtual std::optional<PeekResponse> peek_if_ready(const Peek& /*peek*/, std::size_t /*inline_budget*/) {
+    return std::nullopt;
+  }
 };
 
 }  // namespace tandem::compute

@@ -13,6 +13,7 @@
 
 #include "compute/dataflow/exchange.hpp"
 #include "compute/runtime/input_handle.hpp"
+#include "compute/runtime/publication_registry.hpp"
 
 namespace tandem::compute {
 
@@ -39,6 +40,9 @@ class DataflowShared {
     }
     return it->second[worker];
   }
+
+  // Where workers publish the dataflow's index exports (set by the runtime).
+  PublicationRegistry* publications = nullptr;
 
  private:
   const std::size_t workers_;

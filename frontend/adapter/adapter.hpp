@@ -29,12 +29,20 @@
 #include "frontend/session/session.hpp"
 #include "planner/parser/parser.hpp"
 #include "planner/read_plan.hpp"
+#include "planner/timestamp_selection.hpp"
 
 namespace tandem::storage {
 class DurableStore;
 }
 
 namespace tandem::frontend {
+
+// How a read picks its timestamp (planner/timestamp_selection.hpp).
+struct ReadTiming {
+  planner::IsolationLevel isolation = planner::IsolationLevel::kStrictSerializable;
+  planner::QueryWhen when;
+  std::optional<Timestamp> transaction_ts;
+};
 
 class Adapter {
  public:
@@ -69,24 +77,47 @@ class Adapter {
 
  private:
   Adapter() = default;
-  Result<ExecResult> execute_constant(const PreparedStatement& statement, const Row& params, CancelToken& cancel);
+  Result<ExecResult> execute_constant(const PreparedStatement& statement, const Row& params, CancelToken& cancel,
+                                      std::optional<Timestamp> mz_now = std::nullopt);
   boost::asio::awaitable<Result<ExecResult>> execute_on_coordinator(Session& session,
                                                                     const PreparedStatement& statement,
                                                                     const Row& params, CancelToken& cancel);
-  boost::asio::awaitable<Result<ExecResult>> read_collections(const catalog::SearchPath& path,
-                                                              const std::string& cluster,
-                                                              const PreparedStatement& statement, const Row& params,
-                                                              CancelToken& cancel);
-  // Plans `query` at the oracle's read timestamp and peeks its rows (before
-  // finishing, which it returns beside them).
+  // ---- the read path (read_path.cpp), on the session's thread: planning
+  // and timestamp selection read shared snapshots; a sealed fast-path peek
+  // is answered on this thread; other peeks are submitted through the
+  // coordinator, which owns their cancellation and dataflow cleanup.
+
+  // A SELECT over collections (the reads of an explicit transaction share
+  // the first one's timestamp).
+  boost::asio::awaitable<Result<ExecResult>> read_collections(Session& session, const PreparedStatement& statement,
+                                                              const Row& params, CancelToken& cancel);
+  // EXPLAIN TIMESTAMP FOR a query: the fields of materialize.md §4.
+  Result<ExecResult> explain_timestamp(Session& session, const sql::Explain& explain,
+                                       const PreparedStatement& statement);
+  using ReadTiming = frontend::ReadTiming;
+  Result<ReadTiming> read_timing(const Session& session, const std::optional<sql::AsOf>& as_of) const;
+  // A plan for `query` and the timestamp it reads at.
+  struct TimedPlan {
+    planner::ReadPlan plan;
+    planner::TimestampDetermination determination;
+    std::vector<compute::GlobalId> inputs;
+    catalog::ClusterId cluster_id;
+  };
+  Result<TimedPlan> plan_timed(const catalog::SearchPath& path, const std::string& cluster, const sql::Query& query,
+                               std::vector<ColumnType> param_types, const Row& params, const ReadTiming& timing);
+  // Plans `query` (by default strict serializable: at the oracle's read
+  // timestamp) and peeks its rows (before finishing, which it returns
+  // beside them). Runs on any thread.
   struct PeekedRows {
     std::vector<std::pair<Row, Diff>> rows;
     planner::Finishing finishing;
+    Timestamp timestamp = kMinTimestamp;
   };
   // A cancel request or the statement_timeout cancels the peek (57014).
   boost::asio::awaitable<Result<PeekedRows>> peek_query(const catalog::SearchPath& path, const std::string& cluster,
                                                         const sql::Query& query, std::vector<ColumnType> param_types,
-                                                        const Row& params, CancelToken& cancel);
+                                                        const Row& params, CancelToken& cancel,
+                                                        const ReadTiming& timing = {});
   boost::asio::awaitable<Result<ExecResult>> modify_table(const catalog::SearchPath& path, const std::string& cluster,
                                                           const PreparedStatement& statement, const Row& params,
                                                           CancelToken& cancel);

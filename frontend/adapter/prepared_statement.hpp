@@ -35,6 +35,9 @@ struct PreparedStatement {
   // For queries over collections: re-planned per execution with the
   // parameter values, as Materialize does.
   bool reads_collections = false;
+  // SELECT ... AS OF [AT LEAST] t: evaluated per execution; `parsed` holds
+  // the query without it.
+  std::optional<sql::AsOf> as_of;
   // For INSERT: the bound rows.
   std::shared_ptr<const BoundInsert> insert;
   // For UPDATE, DELETE and TRUNCATE: the read and the new values.

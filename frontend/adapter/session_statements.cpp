@@ -80,6 +80,14 @@ Status check_isolation(const sql::TransactionModes& modes) {
   return s.ok() ? Status::ok() : s.status();
 }
 
+// The level as transaction_isolation spells it (weaker PostgreSQL levels
+// run as serializable).
+std::string normalized_isolation(const std::string& level) {
+  SessionVars probe;
+  (void)probe.set("transaction_isolation", level);
+  return *probe.get("transaction_isolation");
+}
+
 }  // namespace
 
 std::optional<Result<ExecResult>> execute_session_statement(Session& session, const sql::Statement& statement) {
@@ -94,6 +102,9 @@ std::optional<Result<ExecResult>> execute_session_statement(Session& session, co
       r.notices.push_back(warning(sqlstate::kActiveSqlTransaction, "there is already a transaction in progress"));
     } else {
       session.set_transaction(TransactionState::kInBlock);
+      if (!s->modes.isolation_level.empty()) {
+        session.set_transaction_isolation(normalized_isolation(s->modes.isolation_level));
+      }
     }
     return r;
   }
@@ -119,6 +130,13 @@ std::optional<Result<ExecResult>> execute_session_statement(Session& session, co
     if (s->session_characteristics && !s->modes.isolation_level.empty()) {
       auto set = session.vars().set("transaction_isolation", s->modes.isolation_level);
       if (!set.ok()) return Result<ExecResult>(set.status());
+    } else if (!s->modes.isolation_level.empty() && session.transaction() == TransactionState::kInBlock) {
+      // Before the transaction's first read, as PostgreSQL requires.
+      if (session.transaction_ts()) {
+        return Result<ExecResult>(Status::error(sqlstate::kActiveSqlTransaction,
+                                                "SET TRANSACTION ISOLATION LEVEL must be called before any query"));
+      }
+      session.set_transaction_isolation(normalized_isolation(s->modes.isolation_level));
     }
     return command("SET");
   }

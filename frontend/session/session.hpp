@@ -9,7 +9,10 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+
+#include "common/timestamp.hpp"
 
 #include "frontend/adapter/prepared_statement.hpp"
 #include "frontend/server/cancel_registry.hpp"
@@ -35,7 +38,25 @@ class Session {
   const SessionVars& vars() const { return vars_; }
 
   TransactionState transaction() const { return transaction_; }
-  void set_transaction(TransactionState t) { transaction_ = t; }
+  // Leaving a transaction block forgets its timestamp and isolation level.
+  void set_transaction(TransactionState t) {
+    transaction_ = t;
+    if (t == TransactionState::kIdle) {
+      transaction_ts_.reset();
+      transaction_isolation_.reset();
+    }
+  }
+
+  // The timestamp all reads of the current explicit transaction share (the
+  // first read's), and the isolation level BEGIN / SET TRANSACTION chose.
+  const std::optional<Timestamp>& transaction_ts() const { return transaction_ts_; }
+  void set_transaction_ts(Timestamp ts) { transaction_ts_ = ts; }
+  void set_transaction_isolation(std::string level) { transaction_isolation_ = std::move(level); }
+  // The level the current statement runs at: the transaction's, else the
+  // transaction_isolation variable's.
+  std::string isolation() const {
+    return transaction_isolation_ ? *transaction_isolation_ : *vars_.get("transaction_isolation");
+  }
 
   // Extended protocol objects. The unnamed ("") statement and portal are
   // replaced freely; named ones must be closed first.
@@ -51,6 +72,8 @@ class Session {
   std::string database_;
   SessionVars vars_;
   TransactionState transaction_ = TransactionState::kIdle;
+  std::optional<Timestamp> transaction_ts_;
+  std::optional<std::string> transaction_isolation_;
   std::map<std::string, std::shared_ptr<const PreparedStatement>, std::less<>> statements_;
   std::map<std::string, Portal, std::less<>> portals_;
   std::shared_ptr<CancelToken> cancel_token_ = std::make_shared<CancelToken>();

@@ -1,0 +1,274 @@
+// The read path (issue 5 items 6 and 10): SELECT over collections, its
+// timestamp, and EXPLAIN TIMESTAMP.
+//
+// Everything here runs on the session's thread. Planning reads the
+// published catalog snapshot; timestamp selection reads the oracle (a
+// lock-free load) and the coordinator's frontier map. A fast-path peek of an
+// index whose time is already sealed is answered right here from the
+// published arrangements, with no thread hand-off (DESIGN §9). Every other
+// peek (parked ones and peek dataflows) is submitted on the coordinator's
+// thread, which owns pending peeks: it cancels them and drops their
+// one-shot dataflows.
+#include <algorithm>
+#include <chrono>
+
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "frontend/adapter/adapter.hpp"
+#include "frontend/adapter/catalog_ops.hpp"
+#include "frontend/adapter/session_catalog.hpp"
+#include "planner/read_planner.hpp"
+
+namespace tandem::frontend {
+namespace asio = boost::asio;
+using asio::awaitable;
+using asio::use_awaitable;
+
+namespace {
+
+// Adapts a callback-style operation to an awaitable. The callback may run
+// on any thread; the awaiting coroutine resumes on its own executor, never
+// inside the callback (so the caller's stack unwinds first).
+template <class Value, class Start>
+awaitable<Value> await_callback(Start start) {
+  return asio::async_initiate<decltype(use_awaitable), void(Value)>(
+      [start = std::move(start)](auto handler) mutable {
+        auto shared = std::make_shared<decltype(handler)>(std::move(handler));
+        auto executor = asio::get_associated_executor(*shared);
+        start([shared, executor](Value v) {
+          asio::post(executor, [shared, v = std::move(v)]() mutable { std::move(*shared)(std::move(v)); });
+        });
+      },
+      use_awaitable);
+}
+
+// The collections a plan reads: what its timestamp must be valid for.
+std::vector<compute::GlobalId> inputs_of(const planner::ReadPlan& plan) {
+  std::vector<compute::GlobalId> ids;
+  if (auto* existing = std::get_if<planner::PeekExisting>(&plan.plan)) ids.push_back(existing->index_id);
+  if (auto* df = std::get_if<planner::PeekDataflow>(&plan.plan)) {
+    for (const auto& i : df->desc.index_imports) ids.push_back(i.index_id);
+    for (const auto& s : df->desc.source_imports) ids.push_back(s.id);
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+bool picks_transaction_ts(const Session& session, const ReadTiming& timing) {
+  return session.transaction() == TransactionState::kInBlock && !session.transaction_ts() &&
+         timing.when.kind == planner::QueryWhen::Kind::kImmediately;
+}
+
+}  // namespace
+
+Result<Adapter::ReadTiming> Adapter::read_timing(const Session& session, const std::optional<sql::AsOf>& as_of) const {
+  ReadTiming timing;
+  timing.isolation = planner::isolation_from_name(session.isolation());
+  if (as_of) {
+    TANDEM_ASSIGN_OR_RETURN(timing.when, planner::evaluate_as_of(*as_of));
+  } else if (session.transaction() == TransactionState::kInBlock) {
+    timing.transaction_ts = session.transaction_ts();
+  }
+  return timing;
+}
+
+Result<Adapter::TimedPlan> Adapter::plan_timed(const catalog::SearchPath& path, const std::string& cluster,
+                                               const sql::Query& query, std::vector<ColumnType> param_types,
+                                               const Row& params, const ReadTiming& timing) {
+  auto snapshot = catalog_->snapshot();
+  TANDEM_ASSIGN_OR_RETURN(const catalog::Cluster* resolved, snapshot->resolve_cluster(cluster));
+  TimedPlan out;
+  out.cluster_id = resolved->id;
+  SessionCatalog reader(snapshot, path, out.cluster_id);
+  Coordinator* coord = coordinator_.get();
+  planner::PlanContext ctx;
+  ctx.allocate_id = [coord] { return coord->allocate_transient_id(); };
+  // Plan at the likely timestamp; only mz_now() makes the plan depend on it.
+  const Timestamp oracle = coordinator_->read_ts();
+  Timestamp guess = timing.when.kind == planner::QueryWhen::Kind::kAtTimestamp ? timing.when.ts
+                                                                              : timing.transaction_ts.value_or(oracle);
+  ctx.as_of = guess;
+  ctx.mz_now = guess;
+  RowArena arena;
+  std::vector<Datum> datums = unpack(params.ref(), &arena);
+  std::vector<ColumnType> types = param_types;
+  TANDEM_ASSIGN_OR_RETURN(out.plan, planner::plan_read(query, reader, types, datums, ctx));
+
+  out.inputs = inputs_of(out.plan);
+  std::vector<planner::TimestampInput> frontiers;
+  for (compute::GlobalId id : out.inputs) {
+    // An index whose dataflow is still being created has no entry yet: a
+    // strict serializable read waits for it in compute.
+    if (auto f = coordinator_->frontiers().get(id)) frontiers.push_back({id, f->since, f->upper});
+  }
+  TANDEM_ASSIGN_OR_RETURN(out.determination, planner::determine_timestamp(frontiers, timing.isolation, timing.when,
+                                                                          oracle, timing.transaction_ts));
+  const Timestamp ts = out.determination.timestamp;
+  if (ts != guess && out.plan.uses_mz_now) {
+    ctx.as_of = ts;
+    ctx.mz_now = ts;
+    types = param_types;
+    TANDEM_ASSIGN_OR_RETURN(out.plan, planner::plan_read(query, reader, types, datums, ctx));
+  } else if (auto* df = std::get_if<planner::PeekDataflow>(&out.plan.plan)) {
+    df->desc.as_of = ts;
+    df->desc.until = ts + 1;
+  }
+  return out;
+}
+
+awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::SearchPath& path, const std::string& cluster,
+                                                            const sql::Query& query, std::vector<ColumnType> param_types,
+                                                            const Row& params, CancelToken& cancel,
+                                                            const ReadTiming& timing) {
+  auto timed = plan_timed(path, cluster, query, std::move(param_types), params, timing);
+  if (!timed.ok()) co_return timed.status();
+  planner::ReadPlan& plan = timed->plan;
+  PeekedRows out;
+  out.finishing = plan.finishing;
+  out.timestamp = timed->determination.timestamp;
+  if (auto* constant = std::get_if<planner::FastPathConstant>(&plan.plan)) {
+    out.rows = constant->rows;
+    co_return out;
+  }
+  std::optional<compute::DataflowDescription> dataflow;
+  compute::Peek peek;
+  peek.time = out.timestamp;
+  const uint64_t cluster_id = cluster_key(timed->cluster_id);
+  if (auto* df = std::get_if<planner::PeekDataflow>(&plan.plan)) {
+    dataflow = std::move(df->desc);
+    peek.target = df->index_id;
+    peek.mfp = compute::MapFilterProject::identity(df->arity);
+  } else {
+    auto& existing = std::get<planner::PeekExisting>(plan.plan);
+    peek.target = existing.index_id;
+    peek.literal_keys = std::move(existing.literal_keys);
+    peek.mfp = std::move(existing.mfp);
+    // Sealed already: answered on this thread, no hand-off.
+    int64_t budget = catalog_->snapshot()->system_vars().get_int(catalog::kComputeIndexPeekInlineBudget);
+    if (auto response = coordinator_->peek_if_ready(cluster_id, peek, static_cast<size_t>(std::max<int64_t>(0, budget)))) {
+      if (response->kind == compute::PeekResponse::Kind::kError) co_return response->error;
+      out.rows = std::move(response->rows);
+      co_return out;
+    }
+  }
+  // Submitted on the coordinator's thread, which keeps it until answered.
+  // While it is outstanding, a cancel request or the statement's deadline
+  // cancels it in compute (the response then says Canceled).
+  Coordinator* coord = coordinator_.get();
+  auto executor = coordinator_->executor();
+  compute::PeekResponse response = co_await await_callback<compute::PeekResponse>([&](auto done) {
+    asio::post(executor, [coord, executor, cluster_id, &cancel, done, dataflow = std::move(dataflow),
+                          peek = std::move(peek)]() mutable {
+      auto timer = std::make_shared<asio::steady_timer>(executor);
+      compute::PeekId id = coord->peek(cluster_id, std::move(dataflow), std::move(peek),
+                                       [&cancel, timer, done](compute::PeekResponse r) {
+                                         cancel.clear_waker();
+                                         timer->cancel();
+                                         done(std::move(r));
+                                       });
+      if (id == 0) return;
+      cancel.set_waker([coord, id, executor] { asio::post(executor, [coord, id] { coord->cancel_peek(id); }); });
+      if (!cancel.check().is_ok()) coord->cancel_peek(id);
+      if (cancel.deadline() != CancelToken::Clock::time_point::max()) {
+        timer->expires_at(cancel.deadline());
+        timer->async_wait([coord, id](const boost::system::error_code& ec) {
+          if (!ec) coord->cancel_peek(id);
+        });
+      }
+    });
+  });
+  if (response.kind == compute::PeekResponse::Kind::kError) co_return response.error;
+  if (response.kind == compute::PeekResponse::Kind::kCanceled) {
+    Status why = cancel.check();
+    co_return why.is_ok() ? Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request") : why;
+  }
+  out.rows = std::move(response.rows);
+  co_return out;
+}
+
+awaitable<Result<ExecResult>> Adapter::read_collections(Session& session, const PreparedStatement& statement,
+                                                        const Row& params, CancelToken& cancel) {
+  const auto& query = statement.parsed->statement.as<sql::SelectStatement>()->query;
+  auto timing = read_timing(session, statement.as_of);
+  if (!timing.ok()) co_return timing.status();
+  catalog::SearchPath path = search_path_of(session.database(), *session.vars().get("search_path"));
+  auto peeked =
+      co_await peek_query(path, session.vars().cluster(), query, statement.param_types, params, cancel, *timing);
+  if (!peeked.ok()) co_return peeked.status();
+  // The first read of an explicit transaction fixes the timestamp of the rest.
+  if (picks_transaction_ts(session, *timing)) session.set_transaction_ts(peeked->timestamp);
+  auto finished = peeked->finishing.apply(peeked->rows);
+  if (!finished.ok()) co_return finished.status();
+  // max_result_size bounds what one read may return.
+  auto snapshot = catalog_->snapshot();
+  int64_t limit = snapshot->system_vars().get_bytes(catalog::kMaxResultSize);
+  int64_t bytes = 0;
+  for (const Row& row : *finished) bytes += static_cast<int64_t>(row.size());
+  if (limit > 0 && bytes > limit) {
+    co_return Status::error(sqlstate::kProgramLimitExceeded,
+                            "result exceeds max size of " + *snapshot->system_vars().get(catalog::kMaxResultSize));
+  }
+  ExecResult r;
+  r.returns_rows = true;
+  r.columns = statement.result_columns;
+  r.tag = "SELECT " + std::to_string(finished->size());
+  r.rows = std::move(*finished);
+  co_return r;
+}
+
+Result<ExecResult> Adapter::explain_timestamp(Session& session, const sql::Explain& explain,
+                                              const PreparedStatement& statement) {
+  sql::Query query = std::get<sql::Query>(explain.explainee);
+  std::optional<sql::AsOf> as_of = std::move(query.as_of);
+  query.as_of.reset();
+  TANDEM_ASSIGN_OR_RETURN(ReadTiming timing, read_timing(session, as_of));
+  catalog::SearchPath path = search_path_of(session.database(), *session.vars().get("search_path"));
+  TANDEM_ASSIGN_OR_RETURN(TimedPlan timed, plan_timed(path, session.vars().cluster(), query, statement.param_types,
+                                                      Row(), timing));
+  const planner::TimestampDetermination& d = timed.determination;
+  auto snapshot = catalog_->snapshot();
+  std::string text;
+  auto line = [&text](std::string_view label, const std::string& value) {
+    constexpr size_t kWidth = 31;  // "largest not in advance of upper"
+    text += std::string(kWidth > label.size() ? kWidth - label.size() : 0, ' ');
+    text += label;
+    text += ":";
+    text += value;
+    text += "\n";
+  };
+  auto frontier = [](Timestamp t) {
+    return t == kMaxTimestamp ? std::string("[]") : "[" + planner::format_timestamp_ms(t) + "]";
+  };
+  line("query timestamp", " " + planner::format_timestamp_ms(d.timestamp));
+  if (d.oracle_read_ts) line("oracle read timestamp", " " + planner::format_timestamp_ms(*d.oracle_read_ts));
+  line("largest not in advance of upper", " " + planner::format_timestamp_ms(d.largest_not_in_advance_of_upper));
+  line("upper", frontier(d.upper));
+  line("since", frontier(d.since));
+  line("can respond immediately", d.respond_immediately() ? " true" : " false");
+  line("timeline", " Some(EpochMilliseconds)");
+  auto wall = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::system_clock::now().time_since_epoch());
+  line("session wall time", " " + planner::format_timestamp_ms(static_cast<Timestamp>(wall.count())));
+  for (compute::GlobalId id : timed.inputs) {
+    auto f = coordinator_->frontiers().get(id);
+    const catalog::Item* item = snapshot->item(catalog::item_id_from_compute(id));
+    std::string name = item ? item->name.to_string() : std::to_string(id);
+    std::string label = item ? item->id.to_string() : std::to_string(id);
+    text += "\nsource " + name + " (" + label + ", " + (f && f->is_table ? "storage" : "compute") + "):\n";
+    line("read frontier", frontier(f ? f->since : kMinTimestamp));
+    line("write frontier", frontier(f ? f->upper : kMinTimestamp));
+  }
+  ExecResult r;
+  r.returns_rows = true;
+  r.columns = statement.result_columns;
+  r.rows.push_back(Row::pack_one(Datum::from_string(text)));
+  r.tag = "EXPLAIN";
+  return r;
+}
+
+}  // namespace tandem::frontend
