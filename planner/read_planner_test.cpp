@@ -247,7 +247,7 @@ TEST_CASE("bind errors carry PostgreSQL's SQLSTATEs", "[planner]") {
         "42803: column \"t.b\" must appear in the GROUP BY clause or be used in an aggregate function");
   CHECK(code("SELECT a FROM t WHERE count(*) > 1") == "42803: aggregate functions are not allowed in WHERE");
   CHECK(code("SELECT row_number() OVER () FROM t").substr(0, 5) == "0A000");
-  CHECK(code("SELECT (SELECT a FROM u) FROM t").substr(0, 5) == "0A000");
+  CHECK(code("SELECT (SELECT a FROM u) FROM t") == "ok");  // several rows: 21000 when read
   CHECK(code("SELECT (SELECT a, a FROM u LIMIT 1) FROM t") == "42601: subquery must return only one column");
 }
 

@@ -16,9 +16,9 @@ ColumnType int4() { return ColumnType{TypeId::kInt4, -1, true}; }
 struct Fixture {
   testing::MemoryCatalog catalog;
   Fixture() {
-    catalog.add(CatalogItem{1, ItemKind::kTable, "materialize.public.t",
+    catalog.add(CatalogItem{1, ItemKind::kTable, "t",
                             catalog::RelationDesc{{{"a", int4()}, {"b", int4()}}, {}}, ""});
-    catalog.add(CatalogItem{2, ItemKind::kTable, "materialize.public.u",
+    catalog.add(CatalogItem{2, ItemKind::kTable, "u",
                             catalog::RelationDesc{{{"a", int4()}, {"c", int4()}}, {}}, ""});
     catalog.add_index(1, IndexInfo{10, "materialize.public.t_a", {ScalarExpr::column(0, int4())}});
   }
@@ -85,23 +85,23 @@ TEST_CASE("each stage of a query", "[planner][explain]") {
   const std::string q = "SELECT t.b FROM t, u WHERE t.a = u.a AND u.c > 1";
   std::string raw = f.text("EXPLAIN RAW PLAN FOR " + q);
   CHECK(raw.find("CrossJoin\n") != std::string::npos);
-  CHECK(raw.find("Get materialize.public.u") != std::string::npos);
+  CHECK(raw.find("Get u") != std::string::npos);
   CHECK(raw.find("Explained Query") == std::string::npos);
   std::string decorrelated = f.text("EXPLAIN DECORRELATED PLAN FOR " + q);
-  CHECK(decorrelated.find("Get materialize.public.t") != std::string::npos);
+  CHECK(decorrelated.find("Get t") != std::string::npos);
   CHECK(decorrelated.find("ReadIndex") == std::string::npos);
   std::string optimized = f.text("EXPLAIN OPTIMIZED PLAN FOR " + q);
   CHECK(optimized.starts_with("Explained Query:\n"));
   CHECK(optimized.find("Join on=(") != std::string::npos);
-  CHECK(optimized.find("ReadIndex on=materialize.public.t t_a=[*** full scan ***]") != std::string::npos);
-  CHECK(optimized.find("ReadStorage materialize.public.u") != std::string::npos);
-  CHECK(optimized.find("Source materialize.public.u\nUsed Indexes:\n  - materialize.public.t_a (*** full scan ***)\n") !=
+  CHECK(optimized.find("ReadIndex on=t t_a=[*** full scan ***]") != std::string::npos);
+  CHECK(optimized.find("ReadStorage u") != std::string::npos);
+  CHECK(optimized.find("Source u\nUsed Indexes:\n  - materialize.public.t_a (*** full scan ***)\n") !=
         std::string::npos);
   CHECK(optimized.ends_with("Target cluster: quickstart\n"));
   std::string physical = f.text("EXPLAIN PHYSICAL PLAN FOR " + q);
   CHECK(physical.find("→Differential Join") != std::string::npos);
-  CHECK(physical.find("→Indexed materialize.public.t (using materialize.public.t_a)") != std::string::npos);
-  CHECK(physical.find("→Read materialize.public.u") != std::string::npos);
+  CHECK(physical.find("→Indexed t (using materialize.public.t_a)") != std::string::npos);
+  CHECK(physical.find("→Read u") != std::string::npos);
   CHECK(f.text("EXPLAIN " + q) == optimized);
 }
 
@@ -111,7 +111,7 @@ TEST_CASE("the fast path names its index and lookup values", "[planner][explain]
         "Explained Query (fast path):\n"
         "  →Map/Filter/Project\n"
         "    Project: #1\n"
-        "    →Index Lookup on materialize.public.t (using materialize.public.t_a)\n"
+        "    →Index Lookup on t (using materialize.public.t_a)\n"
         "      Lookup values: (3), (4)\n"
         "Used Indexes:\n"
         "  - materialize.public.t_a (lookup)\n"
@@ -123,9 +123,9 @@ TEST_CASE("the fast path names its index and lookup values", "[planner][explain]
 TEST_CASE("CREATE INDEX and CREATE MATERIALIZED VIEW explain their dataflows", "[planner][explain]") {
   Fixture f;
   std::string index = f.text("EXPLAIN PHYSICAL PLAN FOR CREATE INDEX IN CLUSTER other ON u (c)");
-  CHECK(index.starts_with("materialize.public.u_c_idx:\n  →Arrange (#1)\n    →Read materialize.public.u\n"));
+  CHECK(index.starts_with("u_c_idx:\n  →Arrange (#1)\n    →Read u\n"));
   CHECK(index.ends_with("Target cluster: other\n"));
-  CHECK(f.text("EXPLAIN OPTIMIZED PLAN FOR CREATE DEFAULT INDEX ON t").starts_with("materialize.public.t_primary_idx:\n"
+  CHECK(f.text("EXPLAIN OPTIMIZED PLAN FOR CREATE DEFAULT INDEX ON t").starts_with("t_primary_idx:\n"
                                                                                    "  ArrangeBy keys=[[#0, #1]]\n"));
   std::string mv = f.text("EXPLAIN PHYSICAL PLAN FOR CREATE MATERIALIZED VIEW s.mv AS SELECT a, count(*) FROM u GROUP BY a");
   CHECK(mv.starts_with("materialize.s.mv:\n  →Reduce\n"));
