@@ -60,7 +60,6 @@ void Coordinator::advance_all(Timestamp upper) {
       for (auto& [id, table] : tables_) {
         for (auto& [cluster, input] : table.inputs) input->advance_to(upper);
       }
-      frontiers_.set_table_upper(upper);
     });
   });
 }
@@ -158,8 +157,6 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
     t.inputs.emplace(cluster, std::move(input));
   }
   tables_.emplace(table, std::move(t));
-  frontiers_.add_table(table, upper_ - 1);
-  frontiers_.set_table_upper(upper_);
   return Status::ok();
 }
 
@@ -177,35 +174,20 @@ Status Coordinator::add_cluster(uint64_t cluster, size_t workers) {
     input->advance_to(as_of + 1);
     table.inputs.emplace(cluster, std::move(input));
   }
-  std::unique_lock lock(runtimes_mutex_);
   runtimes_.emplace(cluster, std::move(runtime));
   return Status::ok();
 }
 
 void Coordinator::drop_cluster(uint64_t cluster) {
   for (auto& [id, table] : tables_) table.inputs.erase(cluster);
-  std::unique_lock lock(runtimes_mutex_);
   runtimes_.erase(cluster);
 }
 
 Status Coordinator::send(uint64_t cluster, compute::ComputeCommand command) {
   auto it = runtimes_.find(cluster);
   if (it == runtimes_.end()) return Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime");
-  if (auto* create = std::get_if<compute::CreateDataflow>(&command)) {
-    for (const auto& e : create->desc.index_exports) frontiers_.add_index(e.index_id, create->desc.as_of);
-  } else if (auto* drop = std::get_if<compute::DropDataflow>(&command)) {
-    frontiers_.remove(drop->export_id);
-  }
   it->second->send(std::move(command));
   return Status::ok();
-}
-
-std::optional<compute::PeekResponse> Coordinator::peek_if_ready(uint64_t cluster, const compute::Peek& peek,
-                                                                size_t inline_budget) {
-  std::shared_lock lock(runtimes_mutex_);
-  auto it = runtimes_.find(cluster);
-  if (it == runtimes_.end()) return std::nullopt;
-  return it->second->peek_if_ready(peek, inline_budget);
 }
 
 void Coordinator::cancel_peek(compute::PeekId id) {
@@ -273,7 +255,6 @@ void Coordinator::drain_compute_responses(uint64_t cluster) {
   auto runtime = runtimes_.find(cluster);
   if (runtime == runtimes_.end()) return;
   while (auto response = runtime->second->try_recv()) {
-    if (auto* f = std::get_if<compute::FrontierUpper>(&*response)) frontiers_.advance_index(f->id, f->upper);
     auto* p = std::get_if<compute::PeekResponse>(&*response);
     if (p == nullptr) continue;  // frontier reports: introspection will use them
     auto it = peeks_.find(p->uuid);
@@ -290,7 +271,6 @@ Status Coordinator::drop_table(compute::GlobalId table) {
   if (it == tables_.end()) return Status::ok();
   storage::ShardId shard = it->second.shard;
   tables_.erase(it);
-  frontiers_.remove(table);
   return shards_->drop_shard(shard);
 }
 
@@ -303,6 +283,17 @@ Result<std::vector<std::pair<std::string, Diff>>> Coordinator::snapshot(compute:
 }
 
 void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done) {
+  sequence_write(std::move(writes), std::move(done), false);
+}
+
+void Coordinator::write_and_ack(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> acked) {
+  asio::post(io_, [this, writes = std::move(writes), acked = std::move(acked)]() mutable {
+    sequence_write(std::move(writes), std::move(acked), true);
+  });
+}
+
+void Coordinator::sequence_write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done,
+                                 bool ack_on_commit) {
   for (const auto& w : writes) {
     if (tables_.count(w.table) == 0) {
       done(Status::error(sqlstate::kUndefinedTable, "table " + std::to_string(w.table) + " has no storage"));
@@ -335,7 +326,14 @@ void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Resul
   }
   upper_ = time + 1;
   auto shared_writes = std::make_shared<std::vector<TableWrite>>(std::move(writes));
-  shards_->append_async(std::move(appends), [this, time, shared_writes, done = std::move(done)](Status s) mutable {
+  shards_->append_async(std::move(appends), [this, time, shared_writes, ack_on_commit,
+                                              done = std::move(done)](Status s) mutable {
+    if (ack_on_commit && s.is_ok()) {
+      // Groups commit in timestamp order, so every write up to `time` is
+      // durable: the read timestamp may cover it before compute has it.
+      oracle_->apply_write(time);
+      std::exchange(done, nullptr)(time);
+    }
     asio::post(io_, [this, time, s, shared_writes, done = std::move(done)] {
       if (!s.is_ok()) {
         release_keys(*shared_writes);
@@ -359,8 +357,7 @@ void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Resul
       for (auto& [id, table] : tables_) {
         for (auto& [cluster, input] : table.inputs) input->advance_to(time + 1);
       }
-      frontiers_.set_table_upper(time + 1);
-      done(time);
+      if (done) done(time);
     });
   });
 }

@@ -21,12 +21,10 @@
 // off the coordinator's path). Completion callbacks of write() run on the
 // coordinator thread.
 
-#include <atomic>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
-#include <shared_mutex>
 #include <thread>
 #include <vector>
 
@@ -38,7 +36,6 @@
 #include "common/timestamp.hpp"
 #include "compute/plan/global_id.hpp"
 #include "compute/runtime/runtime.hpp"
-#include "frontend/coord/frontiers.hpp"
 #include "storage/shard_store.hpp"
 #include "storage/timestamp_oracle.hpp"
 
@@ -80,16 +77,6 @@ class Coordinator {
   // The largest timestamp at which every acknowledged write is visible.
   Timestamp read_ts() const { return oracle_->read_ts(); }
 
-  // ---- on any thread (the read path, off the coordinator's thread)
-
-  // Since and upper of every table and index, for timestamp selection.
-  const CollectionFrontiers& frontiers() const { return frontiers_; }
-  // Answers a peek of an index on the calling thread when it is sealed
-  // (compute::ComputeClient::peek_if_ready); nullopt: submit it with peek().
-  std::optional<compute::PeekResponse> peek_if_ready(uint64_t cluster, const compute::Peek& peek,
-                                                     size_t inline_budget);
-  compute::GlobalId allocate_transient_id() { return next_transient_.fetch_add(1, std::memory_order_relaxed); }
-
   // ---- on the coordinator thread ----
 
   // Creates (or, at boot, reopens) the table's shard and its compute input
@@ -104,6 +91,15 @@ class Coordinator {
   // Commits the writes at one new timestamp; `done` gets it (or the error:
   // 23505 when a row would duplicate a unique key, and nothing is written).
   void write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done);
+  // write() for a session thread: callable from any thread, it posts the
+  // write to the coordinator thread, and `acked` runs on the storage
+  // committer thread as soon as the write is durable and the oracle's read
+  // timestamp covers it, a thread hop sooner than write()'s callback. Compute
+  // gets the rows right after (from the coordinator thread), so a read at
+  // that timestamp waits for them as for any time not yet sealed. `acked`
+  // must not touch coordinator state; on an error before the commit it runs
+  // on the coordinator thread.
+  void write_and_ack(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> acked);
 
   // Starts the runtime of cluster `cluster` (a catalog cluster id, packed)
   // with `workers` threads, feeding it every table's contents so far.
@@ -123,6 +119,7 @@ class Coordinator {
   void cancel_peek(compute::PeekId id);
   // Sends a command to the cluster's runtime (index dataflows, drops).
   Status send(uint64_t cluster, compute::ComputeCommand command);
+  compute::GlobalId allocate_transient_id() { return next_transient_++; }
   // A fresh shard id, unique across restarts (a write timestamp).
   Result<storage::ShardId> allocate_shard_id() { return oracle_->write_ts(); }
 
@@ -139,6 +136,10 @@ class Coordinator {
  private:
   Coordinator(CoordinatorOptions options) : options_(options) {}
   void schedule_upper_tick();
+  // write() and write_and_ack(): with `ack_on_commit`, `done` runs on the
+  // committer thread once the write is durable.
+  void sequence_write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done,
+                      bool ack_on_commit);
   // Moves every table's upper (and compute frontier) to `upper`.
   void advance_all(Timestamp upper);
 
@@ -170,16 +171,12 @@ class Coordinator {
   std::deque<std::function<void()>> modify_waiters_;
   compute::PeekId next_peek_ = 1;
   // Transient ids live in their own range (catalog::to_compute_id's tag 2).
-  std::atomic<compute::GlobalId> next_transient_{(compute::GlobalId{2} << 62) + 1};
+  compute::GlobalId next_transient_ = (compute::GlobalId{2} << 62) + 1;
 
   CoordinatorOptions options_;
   std::unique_ptr<storage::ShardStore> shards_;
   std::unique_ptr<storage::TimestampOracle> oracle_;
   std::map<uint64_t, std::unique_ptr<compute::Runtime>> runtimes_;
-  // Changes to runtimes_ (on the coordinator thread) exclude peek_if_ready
-  // callers on other threads.
-  std::shared_mutex runtimes_mutex_;
-  CollectionFrontiers frontiers_;
   std::map<compute::GlobalId, Table> tables_;
   // The upper every table has been advanced to (all move together).
   Timestamp upper_ = 0;
