@@ -14,8 +14,10 @@
 #include "common/eval_context.hpp"
 #include "common/func_resolve.hpp"
 #include "frontend/adapter/catalog_ops.hpp"
+#include "frontend/adapter/explain_statement.hpp"
 #include "frontend/adapter/session_catalog.hpp"
 #include "frontend/adapter/session_statements.hpp"
+#include "planner/explain/explain.hpp"
 #include "planner/query_planner.hpp"
 #include "planner/read_planner.hpp"
 
@@ -139,6 +141,7 @@ Result<planner::ReadPlan> describe_read(const sql::Query& query, const SessionCa
   planner::PlanContext ctx;
   compute::GlobalId scratch = 1;
   ctx.allocate_id = [&scratch] { return scratch++; };
+  ctx.mz_now = kMinTimestamp;  // any time: the shape does not depend on it
   std::vector<ColumnType> types = param_types;
   std::vector<Datum> nulls(types.size(), Datum::null());
   auto plan = planner::plan_read(query, reader, types, nulls, ctx);
@@ -214,7 +217,14 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
     }
   } else if (s.as<sql::AlterSystemSet>() || s.as<sql::AlterSystemReset>()) {
     // Checked and applied when executed.
-  } else if (auto* select = s.as<sql::SelectStatement>()) {
+  } else if (s.as<sql::SelectStatement>()) {
+    auto* select = statement->statement.as<sql::SelectStatement>();
+    if (select->query.as_of) {
+      // AS OF applies to the whole read: kept beside the query, planned without it.
+      if (auto when = planner::evaluate_as_of(*select->query.as_of); !when.ok()) return when.status();
+      prepared->as_of = std::move(select->query.as_of);
+      select->query.as_of.reset();
+    }
     auto constant = planner::plan_query(select->query, prepared->param_types);
     if (constant.ok()) {
       prepared->plan = std::move(*constant);
@@ -312,14 +322,16 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
       prepared->result_columns = to_result_columns(plan.columns);
       prepared->copy_out_query = std::move(query);
     }
-  } else if (auto* explain = s.as<sql::Explain>()) {
-    bool plan_stage = explain->stage == sql::Explain::Stage::kDefault || explain->stage == sql::Explain::Stage::kOptimized;
-    if (!plan_stage || explain->format != sql::Explain::Format::kText || !std::holds_alternative<sql::Query>(explain->explainee)) {
-      return Status::error(sqlstate::kFeatureNotSupported,
-                           "only EXPLAIN [OPTIMIZED] PLAN [AS TEXT] FOR a query is supported yet");
+  } else if (auto* explain = s.as<sql::Explain>(); explain && explain->stage == sql::Explain::Stage::kTimestamp) {
+    if (explain->format != sql::Explain::Format::kText) {
+      return Status::error(sqlstate::kFeatureNotSupported, "EXPLAIN TIMESTAMP AS JSON is not supported yet");
     }
     prepared->returns_rows = true;
-    prepared->result_columns = {text("Optimized Plan")};
+    prepared->result_columns = {text("Timestamp")};
+  } else if (auto* explain = s.as<sql::Explain>()) {
+    TANDEM_ASSIGN_OR_RETURN(std::string column, planner::explain_column_name(*explain));
+    prepared->returns_rows = true;
+    prepared->result_columns = {text(column)};
   } else if (s.as<sql::ShowObjects>()) {
     prepared->returns_rows = true;
     prepared->result_columns = {text("name")};
@@ -349,9 +361,10 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
 }
 
 Result<ExecResult> Adapter::execute_constant(const PreparedStatement& statement, const Row& params,
-                                             CancelToken& cancel) {
+                                             CancelToken& cancel, std::optional<Timestamp> mz_now) {
   EvalContext ctx;
   init_eval_context(ctx, cancel);
+  ctx.mz_now = mz_now;
   TANDEM_ASSIGN_OR_RETURN(std::vector<Row> rows, planner::execute_query(*statement.plan, params, ctx));
   TANDEM_RETURN_IF_ERROR(cancel.check());
   ExecResult r;
@@ -383,10 +396,22 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
   }
   if (auto result = execute_session_statement(session, s)) co_return std::move(*result);
   if (statement.plan != nullptr) {
-    if (!statement.plan->may_block) co_return execute_constant(statement, params, cancel);
+    // A constant read has no inputs: mz_now() is the oracle's read time (or
+    // the transaction's, or AS OF's).
+    auto timing = read_timing(session, statement.as_of);
+    if (!timing.ok()) co_return timing.status();
+    auto determined = planner::determine_timestamp({}, timing->isolation, timing->when, coordinator_->read_ts(),
+                                                   timing->transaction_ts);
+    if (!determined.ok()) co_return determined.status();
+    Timestamp mz_now = determined->timestamp;
+    if (session.transaction() == TransactionState::kInBlock && !session.transaction_ts() &&
+        timing->when.kind == planner::QueryWhen::Kind::kImmediately) {
+      session.set_transaction_ts(mz_now);
+    }
+    if (!statement.plan->may_block) co_return execute_constant(statement, params, cancel, mz_now);
     // Off the I/O thread while it may wait.
     co_return co_await run_on<ExecResult>(blocking_pool.get_executor(), [&]() -> awaitable<Result<ExecResult>> {
-      co_return execute_constant(statement, params, cancel);
+      co_return execute_constant(statement, params, cancel, mz_now);
     });
   }
   auto snapshot = catalog_->snapshot();
@@ -396,7 +421,14 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     co_return show_objects(*snapshot, path, *show);
   }
   if (auto* show = s.as<sql::ShowCreate>()) co_return show_create(*snapshot, path, *show);
-  if (auto* explain = s.as<sql::Explain>()) co_return explain_query(session, *snapshot, path, *explain, statement);
+  if (auto* explain = s.as<sql::Explain>(); explain && explain->stage == sql::Explain::Stage::kTimestamp) {
+    co_return explain_timestamp(session, *explain, statement);
+  }
+  if (statement.reads_collections) co_return co_await read_collections(session, statement, params, cancel);
+  if (auto* explain = s.as<sql::Explain>()) {
+    co_return explain_plan_statement(snapshot, path, session.vars().cluster(), *explain, statement.param_types,
+                                     statement.result_columns);
+  }
   if (auto* show = s.as<sql::ShowColumns>()) co_return show_columns(*snapshot, path, *show);
   if (statement.insert && !statement.insert->source && !statement.insert->may_block) {
     // INSERT ... VALUES is evaluated here, on the session's thread; only the
@@ -420,31 +452,6 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     });
   }
   co_return not_supported_yet(s);
-}
-
-Result<ExecResult> Adapter::explain_query(Session& session, const catalog::CatalogSnapshot& snapshot,
-                                          const catalog::SearchPath& path, const sql::Explain& explain,
-                                          const PreparedStatement& statement) {
-  const std::string& cluster = session.vars().cluster();
-  TANDEM_ASSIGN_OR_RETURN(const catalog::Cluster* c, snapshot.resolve_cluster(cluster));
-  auto shared = catalog_->snapshot();
-  SessionCatalog reader(shared, path, c->id);
-  std::vector<ColumnType> types = statement.param_types;
-  TANDEM_ASSIGN_OR_RETURN(planner::ReadPlan plan, describe_read(std::get<sql::Query>(explain.explainee), reader, types));
-  std::string text = plan.explain;
-  if (!text.empty() && text.back() != '\n') text += "\n";
-  if (auto* peek = std::get_if<planner::PeekExisting>(&plan.plan)) {
-    const catalog::Item* index = snapshot.item(catalog::item_id_from_compute(peek->index_id));
-    text += "Used Indexes:\n  - " + (index ? index->name.to_string() : std::string("?")) +
-            (peek->literal_keys ? " (lookup)\n" : " (*** full scan ***)\n");
-  }
-  text += "Target cluster: " + c->name + "\n";
-  ExecResult r;
-  r.returns_rows = true;
-  r.columns = statement.result_columns;
-  r.rows.push_back(Row::pack_one(Datum::from_string(text)));
-  r.tag = "EXPLAIN";
-  return r;
 }
 
 awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, const PreparedStatement& statement,
@@ -504,7 +511,6 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
     co_return r;
   }
   const std::string& cluster = session.vars().cluster();
-  if (statement.reads_collections) co_return co_await read_collections(path, cluster, statement, params, cancel);
   if (statement.modify) co_return co_await modify_table(path, cluster, statement, params, cancel);
   if (statement.copy_in) {
     ExecResult r;
@@ -577,97 +583,6 @@ awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& p
   r.tag = s.as<sql::Update>() ? "UPDATE " + std::to_string(affected)
           : s.as<sql::Truncate>() ? std::string("TRUNCATE TABLE")
                                   : "DELETE " + std::to_string(affected);
-  co_return r;
-}
-
-awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::SearchPath& path, const std::string& cluster,
-                                                            const sql::Query& query, std::vector<ColumnType> param_types,
-                                                            const Row& params, CancelToken& cancel) {
-  // Strict serializable: read at the oracle's read timestamp; compute
-  // answers once the inputs' frontiers pass it.
-  Timestamp as_of = coordinator_->read_ts();
-  auto snapshot = catalog_->snapshot();
-  auto resolved = snapshot->resolve_cluster(cluster);
-  if (!resolved.ok()) co_return resolved.status();
-  catalog::ClusterId cluster_id = (*resolved)->id;
-  SessionCatalog reader(snapshot, path, cluster_id);
-  planner::PlanContext ctx;
-  Coordinator* coord = coordinator_.get();
-  ctx.allocate_id = [coord] { return coord->allocate_transient_id(); };
-  ctx.as_of = as_of;
-  RowArena arena;
-  std::vector<Datum> datums = unpack(params.ref(), &arena);
-  auto plan = planner::plan_read(query, reader, param_types, datums, ctx);
-  if (!plan.ok()) co_return plan.status();
-
-  PeekedRows out;
-  out.finishing = plan->finishing;
-  if (auto* constant = std::get_if<planner::FastPathConstant>(&plan->plan)) {
-    out.rows = constant->rows;
-    co_return out;
-  }
-  std::optional<compute::DataflowDescription> dataflow;
-  compute::Peek peek;
-  peek.time = as_of;
-  if (auto* df = std::get_if<planner::PeekDataflow>(&plan->plan)) {
-    dataflow = df->desc;
-    peek.target = df->index_id;
-    peek.mfp = compute::MapFilterProject::identity(df->arity);
-  } else {
-    auto& existing = std::get<planner::PeekExisting>(plan->plan);
-    peek.target = existing.index_id;
-    peek.literal_keys = existing.literal_keys;
-    peek.mfp = existing.mfp;
-  }
-  // While the peek is outstanding, a cancel request or the statement's
-  // deadline cancels it in compute (the response then says Canceled).
-  auto timer = std::make_shared<asio::steady_timer>(coordinator_->executor());
-  auto executor = coordinator_->executor();
-  compute::PeekResponse response = co_await await_callback<compute::PeekResponse>(
-      [coord, &dataflow, &peek, cluster_id, &cancel, timer, executor](auto done) {
-        compute::PeekId id = coord->peek(cluster_key(cluster_id), std::move(dataflow), std::move(peek), std::move(done));
-        if (id == 0) return;
-        cancel.set_waker([coord, id, executor] { asio::post(executor, [coord, id] { coord->cancel_peek(id); }); });
-        if (!cancel.check().is_ok()) coord->cancel_peek(id);
-        if (cancel.deadline() != CancelToken::Clock::time_point::max()) {
-          timer->expires_at(cancel.deadline());
-          timer->async_wait([coord, id](const boost::system::error_code& ec) {
-            if (!ec) coord->cancel_peek(id);
-          });
-        }
-      });
-  cancel.clear_waker();
-  timer->cancel();
-  if (response.kind == compute::PeekResponse::Kind::kError) co_return response.error;
-  if (response.kind == compute::PeekResponse::Kind::kCanceled) {
-    Status why = cancel.check();
-    co_return why.is_ok() ? Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request") : why;
-  }
-  out.rows = std::move(response.rows);
-  co_return out;
-}
-
-awaitable<Result<ExecResult>> Adapter::read_collections(const catalog::SearchPath& path, const std::string& cluster,
-                                                        const PreparedStatement& statement, const Row& params,
-                                                        CancelToken& cancel) {
-  const auto& query = statement.parsed->statement.as<sql::SelectStatement>()->query;
-  auto peeked = co_await peek_query(path, cluster, query, statement.param_types, params, cancel);
-  if (!peeked.ok()) co_return peeked.status();
-  auto finished = peeked->finishing.apply(peeked->rows);
-  if (!finished.ok()) co_return finished.status();
-  // max_result_size bounds what one read may return.
-  int64_t limit = catalog_->snapshot()->system_vars().get_bytes(catalog::kMaxResultSize);
-  int64_t bytes = 0;
-  for (const Row& row : *finished) bytes += static_cast<int64_t>(row.size());
-  if (limit > 0 && bytes > limit) {
-    co_return Status::error(sqlstate::kProgramLimitExceeded,
-                            "result exceeds max size of " + *catalog_->snapshot()->system_vars().get(catalog::kMaxResultSize));
-  }
-  ExecResult r;
-  r.returns_rows = true;
-  r.columns = statement.result_columns;
-  r.tag = "SELECT " + std::to_string(finished->size());
-  r.rows = std::move(*finished);
   co_return r;
 }
 

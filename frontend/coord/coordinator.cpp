@@ -60,6 +60,7 @@ void Coordinator::advance_all(Timestamp upper) {
       for (auto& [id, table] : tables_) {
         for (auto& [cluster, input] : table.inputs) input->advance_to(upper);
       }
+      frontiers_.set_table_upper(upper);
     });
   });
 }
@@ -157,6 +158,8 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
     t.inputs.emplace(cluster, std::move(input));
   }
   tables_.emplace(table, std::move(t));
+  frontiers_.add_table(table, upper_ - 1);
+  frontiers_.set_table_upper(upper_);
   return Status::ok();
 }
 
@@ -174,20 +177,35 @@ Status Coordinator::add_cluster(uint64_t cluster, size_t workers) {
     input->advance_to(as_of + 1);
     table.inputs.emplace(cluster, std::move(input));
   }
+  std::unique_lock lock(runtimes_mutex_);
   runtimes_.emplace(cluster, std::move(runtime));
   return Status::ok();
 }
 
 void Coordinator::drop_cluster(uint64_t cluster) {
   for (auto& [id, table] : tables_) table.inputs.erase(cluster);
+  std::unique_lock lock(runtimes_mutex_);
   runtimes_.erase(cluster);
 }
 
 Status Coordinator::send(uint64_t cluster, compute::ComputeCommand command) {
   auto it = runtimes_.find(cluster);
   if (it == runtimes_.end()) return Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime");
+  if (auto* create = std::get_if<compute::CreateDataflow>(&command)) {
+    for (const auto& e : create->desc.index_exports) frontiers_.add_index(e.index_id, create->desc.as_of);
+  } else if (auto* drop = std::get_if<compute::DropDataflow>(&command)) {
+    frontiers_.remove(drop->export_id);
+  }
   it->second->send(std::move(command));
   return Status::ok();
+}
+
+std::optional<compute::PeekResponse> Coordinator::peek_if_ready(uint64_t cluster, const compute::Peek& peek,
+                                                                size_t inline_budget) {
+  std::shared_lock lock(runtimes_mutex_);
+  auto it = runtimes_.find(cluster);
+  if (it == runtimes_.end()) return std::nullopt;
+  return it->second->peek_if_ready(peek, inline_budget);
 }
 
 void Coordinator::cancel_peek(compute::PeekId id) {
@@ -255,6 +273,7 @@ void Coordinator::drain_compute_responses(uint64_t cluster) {
   auto runtime = runtimes_.find(cluster);
   if (runtime == runtimes_.end()) return;
   while (auto response = runtime->second->try_recv()) {
+    if (auto* f = std::get_if<compute::FrontierUpper>(&*response)) frontiers_.advance_index(f->id, f->upper);
     auto* p = std::get_if<compute::PeekResponse>(&*response);
     if (p == nullptr) continue;  // frontier reports: introspection will use them
     auto it = peeks_.find(p->uuid);
@@ -271,6 +290,7 @@ Status Coordinator::drop_table(compute::GlobalId table) {
   if (it == tables_.end()) return Status::ok();
   storage::ShardId shard = it->second.shard;
   tables_.erase(it);
+  frontiers_.remove(table);
   return shards_->drop_shard(shard);
 }
 
@@ -357,6 +377,7 @@ void Coordinator::sequence_write(std::vector<TableWrite> writes, std::function<v
       for (auto& [id, table] : tables_) {
         for (auto& [cluster, input] : table.inputs) input->advance_to(time + 1);
       }
+      frontiers_.set_table_upper(time + 1);
       if (done) done(time);
     });
   });

@@ -21,10 +21,12 @@
 // off the coordinator's path). Completion callbacks of write() run on the
 // coordinator thread.
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
+#include <shared_mutex>
 #include <thread>
 #include <vector>
 
@@ -36,6 +38,7 @@
 #include "common/timestamp.hpp"
 #include "compute/plan/global_id.hpp"
 #include "compute/runtime/runtime.hpp"
+#include "frontend/coord/frontiers.hpp"
 #include "storage/shard_store.hpp"
 #include "storage/timestamp_oracle.hpp"
 
@@ -76,6 +79,16 @@ class Coordinator {
 
   // The largest timestamp at which every acknowledged write is visible.
   Timestamp read_ts() const { return oracle_->read_ts(); }
+
+  // ---- on any thread (the read path, off the coordinator's thread)
+
+  // Since and upper of every table and index, for timestamp selection.
+  const CollectionFrontiers& frontiers() const { return frontiers_; }
+  // Answers a peek of an index on the calling thread when it is sealed
+  // (compute::ComputeClient::peek_if_ready); nullopt: submit it with peek().
+  std::optional<compute::PeekResponse> peek_if_ready(uint64_t cluster, const compute::Peek& peek,
+                                                     size_t inline_budget);
+  compute::GlobalId allocate_transient_id() { return next_transient_.fetch_add(1, std::memory_order_relaxed); }
 
   // ---- on the coordinator thread ----
 
@@ -119,7 +132,6 @@ class Coordinator {
   void cancel_peek(compute::PeekId id);
   // Sends a command to the cluster's runtime (index dataflows, drops).
   Status send(uint64_t cluster, compute::ComputeCommand command);
-  compute::GlobalId allocate_transient_id() { return next_transient_++; }
   // A fresh shard id, unique across restarts (a write timestamp).
   Result<storage::ShardId> allocate_shard_id() { return oracle_->write_ts(); }
 
@@ -171,12 +183,16 @@ class Coordinator {
   std::deque<std::function<void()>> modify_waiters_;
   compute::PeekId next_peek_ = 1;
   // Transient ids live in their own range (catalog::to_compute_id's tag 2).
-  compute::GlobalId next_transient_ = (compute::GlobalId{2} << 62) + 1;
+  std::atomic<compute::GlobalId> next_transient_{(compute::GlobalId{2} << 62) + 1};
 
   CoordinatorOptions options_;
   std::unique_ptr<storage::ShardStore> shards_;
   std::unique_ptr<storage::TimestampOracle> oracle_;
   std::map<uint64_t, std::unique_ptr<compute::Runtime>> runtimes_;
+  // Changes to runtimes_ (on the coordinator thread) exclude peek_if_ready
+  // callers on other threads.
+  std::shared_mutex runtimes_mutex_;
+  CollectionFrontiers frontiers_;
   std::map<compute::GlobalId, Table> tables_;
   // The upper every table has been advanced to (all move together).
   Timestamp upper_ = 0;
