@@ -32,7 +32,10 @@ Result<TimestampDetermination> determine_timestamp(const std::vector<TimestampIn
   } else {
     candidate = d.since;
     if (when.kind == QueryWhen::Kind::kAtLeastTimestamp) candidate = std::max(candidate, when.ts);
-    bool to_upper = isolation == IsolationLevel::kSerializable && !inputs.empty();
+    // Only a plain read may move up to the upper (Materialize's
+    // QueryWhen::can_advance_to_upper); AS OF AT LEAST stays at its time.
+    bool to_upper = isolation == IsolationLevel::kSerializable && !inputs.empty() &&
+                    when.kind == QueryWhen::Kind::kImmediately;
     if (to_upper) candidate = std::max(candidate, d.largest_not_in_advance_of_upper);
     // The oracle orders strict serializable reads after every acknowledged
     // write; a read without inputs has no upper to read below, so it too

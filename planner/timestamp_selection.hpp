@@ -8,7 +8,7 @@
 //   * the AS OF time (AS OF t: exactly t, nothing else joins in);
 //   * the inputs' since (except for AS OF t, which must be valid as given);
 //   * the oracle read timestamp, under strict serializable (not with AS OF);
-//   * upper - 1, under serializable (also with AS OF AT LEAST);
+//   * upper - 1, under serializable (not with AS OF [AT LEAST]);
 // and fails with `Timestamp (t) is not valid for all inputs` unless every
 // since <= t. A read without inputs (constants, mz_now()) reads at the oracle
 // read timestamp under either level. A strict serializable timestamp may be
