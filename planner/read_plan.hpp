@@ -50,7 +50,6 @@ struct ReadPlan {
   std::variant<FastPathConstant, PeekExisting, PeekDataflow> plan;
   Finishing finishing;
   std::vector<OutputColumn> columns;
-  std::string explain;  // EXPLAIN text (materialize.md §2 style)
   // mz_now() was replaced by PlanContext::mz_now: a plan for another
   // timestamp must be planned again.
   bool uses_mz_now = false;

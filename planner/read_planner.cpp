@@ -264,7 +264,6 @@ Result<ReadPlan> plan_read(const sql::Query& query, const CatalogReader& catalog
 
   if (auto* k = std::get_if<mir::Constant>(&rel.node)) {
     plan.plan = FastPathConstant{k->rows};
-    plan.explain = "Explained Query (fast path):\n  Constant (" + std::to_string(k->rows.size()) + " rows)\n";
     return plan;
   }
   compute::MapFilterProject mfp;
@@ -280,9 +279,6 @@ Result<ReadPlan> plan_read(const sql::Query& query, const CatalogReader& catalog
           break;
         }
       }
-      plan.explain = "Explained Query (fast path):\n  →Map/Filter/Project\n    →" +
-                     std::string(peek.literal_keys ? "Index Lookup on " : "Indexed ") + get->name + " (using " +
-                     indexes.front().name + ")\n";
       plan.plan = std::move(peek);
       return plan;
     }
@@ -296,7 +292,6 @@ Result<ReadPlan> plan_read(const sql::Query& query, const CatalogReader& catalog
   df.index_id = ctx.allocate_id();
   df.arity = mir::arity(rel);
   df.desc.index_exports.push_back({df.index_id, object, default_key(rel)});
-  plan.explain = "Explained Query:\n" + mir::explain(rel, 1);
   plan.plan = std::move(df);
   return plan;
 }

@@ -66,7 +66,10 @@ struct Fixture {
     auto q = sql::parse_query(sql);
     REQUIRE(q.ok());
     std::vector<ColumnType> types;
-    PlanContext ctx{[this] { return next_id++; }, now - 1, opts};
+    PlanContext ctx;
+    ctx.allocate_id = [this] { return next_id++; };
+    ctx.as_of = now - 1;
+    ctx.optimizer = opts;
     auto plan = plan_read(*q, catalog, types, {}, ctx);
     INFO(sql);
     if (!plan.ok()) FAIL(plan.status().message());
@@ -237,7 +240,9 @@ TEST_CASE("bind errors carry PostgreSQL's SQLSTATEs", "[planner]") {
     REQUIRE(q.ok());
     std::vector<ColumnType> types;
     compute::GlobalId id = 1;
-    auto plan = plan_read(*q, catalog, types, {}, PlanContext{[&] { return id++; }, 0, {}});
+    PlanContext ctx;
+    ctx.allocate_id = [&] { return id++; };
+    auto plan = plan_read(*q, catalog, types, {}, ctx);
     return plan.ok() ? std::string("ok") : plan.status().sqlstate() + std::string(": ") + plan.status().message();
   };
   CHECK(code("SELECT * FROM nope") == "42P01: relation \"nope\" does not exist");
