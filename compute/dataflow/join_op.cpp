@@ -18,12 +18,8 @@ std::vector<Update> take_before(std::vector<Update>& pending, Timestamp bound) {
   return taken;
 }
 
-JoinOp::JoinOp(ArrangeOp* lhs, ArrangeOp* rhs)
-    : Operator("Join", 2),
-      lhs_(lhs),
-      rhs_(rhs),
-      lhs_hold_(lhs->trace().handle()),
-      rhs_hold_(rhs->trace().handle()) {}
+JoinOp::JoinOp(const std::shared_ptr<Trace>& lhs, const std::shared_ptr<Trace>& rhs)
+    : Operator("Join", 2), lhs_(lhs), rhs_(rhs), lhs_hold_(lhs->handle()), rhs_hold_(rhs->handle()) {}
 
 void JoinOp::join_delta(std::vector<Update>& delta, Trace& trace, Timestamp bound, bool delta_is_lhs) {
   if (delta.empty()) return;
@@ -60,8 +56,8 @@ void JoinOp::step() {
   if (j1 <= done_) return;
   std::vector<Update> d_lhs = take_before(inputs_[0].pending.oks, j1);
   std::vector<Update> d_rhs = take_before(inputs_[1].pending.oks, j1);
-  join_delta(d_lhs, rhs_->trace(), j1, /*delta_is_lhs=*/true);
-  join_delta(d_rhs, lhs_->trace(), done_, /*delta_is_lhs=*/false);
+  join_delta(d_lhs, *rhs_, j1, /*delta_is_lhs=*/true);
+  join_delta(d_rhs, *lhs_, done_, /*delta_is_lhs=*/false);
   done_ = j1;
   if (j1 != kMaxTimestamp) {
     lhs_hold_.set_logical_compaction(j1 - 1);

@@ -1,9 +1,11 @@
 // JoinOp: incremental binary equi-join of two arrangements (differential's
 // join_core, specialised to totally ordered time).
 //
-// Both inputs are ArrangeOps keyed by the join key; their output streams are
-// the per-time deltas dA and dB, and their traces the accumulated
-// collections. The join advances its frontier from j0 to j1 = the least of
+// Both inputs are arrangements keyed by the join key: an ArrangeOp of this
+// dataflow, or an index another dataflow exports, read through a keyed
+// ImportOp (arrangement reuse: no second copy of the index). Their output
+// streams are the per-time deltas dA and dB, and their traces the
+// accumulated collections. The join advances its frontier from j0 to j1 = the least of
 // the two input frontiers and emits, for all pairs of updates with a
 // matching key,
 //     dA ⋈ B(t < j1)  +  A(t < j0) ⋈ dB
@@ -25,7 +27,7 @@ namespace tandem::compute {
 
 class JoinOp final : public Operator {
  public:
-  JoinOp(ArrangeOp* lhs, ArrangeOp* rhs);
+  JoinOp(const std::shared_ptr<Trace>& lhs, const std::shared_ptr<Trace>& rhs);
   void step() override;
 
  private:
@@ -33,8 +35,8 @@ class JoinOp final : public Operator {
   // says which side delta is, for the output column order.
   void join_delta(std::vector<Update>& delta, Trace& trace, Timestamp bound, bool delta_is_lhs);
 
-  ArrangeOp* lhs_;
-  ArrangeOp* rhs_;
+  std::shared_ptr<Trace> lhs_;
+  std::shared_ptr<Trace> rhs_;
   TraceHandle lhs_hold_;
   TraceHandle rhs_hold_;
   Timestamp done_ = kMinTimestamp;  // j0

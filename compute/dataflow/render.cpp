@@ -107,11 +107,44 @@ class Renderer {
     return static_cast<Operator*>(arrange(in, n.key, false, false));
   }
   Result<Operator*> visit(const Join& n) {
-    TANDEM_ASSIGN_OR_RETURN(Operator * lhs, node(*n.lhs));
-    TANDEM_ASSIGN_OR_RETURN(Operator * rhs, node(*n.rhs));
-    ArrangeOp* a = arrange(lhs, n.lhs_key, true, false);
-    ArrangeOp* b = arrange(rhs, n.rhs_key, true, false);
-    return static_cast<Operator*>(add<JoinOp>({a, b}, a, b));
+    std::shared_ptr<Trace> lhs_trace;
+    std::shared_ptr<Trace> rhs_trace;
+    TANDEM_ASSIGN_OR_RETURN(Operator * a, join_input(*n.lhs, n.lhs_key, &lhs_trace));
+    TANDEM_ASSIGN_OR_RETURN(Operator * b, join_input(*n.rhs, n.rhs_key, &rhs_trace));
+    return static_cast<Operator*>(add<JoinOp>({a, b}, lhs_trace, rhs_trace));
+  }
+
+  // A join input arranged by `key`: an imported index keyed the same is
+  // reused as it is (no exchange, no second arrangement); anything else is
+  // arranged here.
+  Result<Operator*> join_input(const PlanNode& input, const std::vector<ScalarExpr>& key,
+                               std::shared_ptr<Trace>* trace) {
+    if (auto* g = std::get_if<Get>(&input.node); g && g->kind == Get::Kind::kIndex && same_key(g->id, key)) {
+      ArrangeOp* exporter = ctx_.index(g->id);
+      if (exporter == nullptr) return Status::error(sqlstate::kUndefinedTable, "unknown index " + std::to_string(g->id));
+      ImportOp* import = add<ImportOp>({}, exporter, bounds_, /*keyed=*/true);
+      *trace = import->trace();
+      return static_cast<Operator*>(import);
+    }
+    TANDEM_ASSIGN_OR_RETURN(Operator * in, node(input));
+    ArrangeOp* arranged = arrange(in, key, true, false);
+    *trace = arranged->shared_trace();
+    return static_cast<Operator*>(arranged);
+  }
+
+  // Whether imported index `id` is keyed by exactly the columns of `key`.
+  bool same_key(GlobalId id, const std::vector<ScalarExpr>& key) const {
+    for (const IndexImport& i : desc_.index_imports) {
+      if (i.index_id != id) continue;
+      if (i.key.size() != key.size() || key.empty()) return false;
+      for (std::size_t k = 0; k < key.size(); ++k) {
+        const auto* a = std::get_if<ColumnRef>(&i.key[k].node);
+        const auto* b = std::get_if<ColumnRef>(&key[k].node);
+        if (a == nullptr || b == nullptr || a->index != b->index) return false;
+      }
+      return true;
+    }
+    return false;
   }
   Result<Operator*> visit(const Reduce& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));

@@ -1,6 +1,16 @@
 #include "compute/dataflow/source_op.hpp"
 
 namespace tandem::compute {
+namespace {
+
+bool has_null(RowRef key) {
+  RowArena arena;
+  for (const Datum& d : unpack(key, &arena))
+    if (d.is_null()) return true;
+  return false;
+}
+
+}  // namespace
 
 void SourceOp::step() {
   const Timestamp frontier = feed_->drain(&chunks_, &err_chunks_);
@@ -22,11 +32,12 @@ void SourceOp::step() {
   advance_frontier(bounds_.frontier(frontier));
 }
 
-ImportOp::ImportOp(ArrangeOp* exporter, TimeBounds bounds)
+ImportOp::ImportOp(ArrangeOp* exporter, TimeBounds bounds, bool keyed)
     : Operator("Import", 0),
       trace_(exporter->shared_trace()),
       feed_(std::make_shared<ArrangementFeed>()),
-      bounds_(bounds) {
+      bounds_(bounds),
+      keyed_(keyed) {
   for (const BatchPtr& b : trace_->spine().batches()) emit(b, false);
   if (const auto& errs = exporter->shared_errs_trace())
     for (const BatchPtr& b : errs->spine().batches()) emit(b, true);
@@ -39,8 +50,13 @@ void ImportOp::emit(const BatchPtr& batch, bool errors) {
   for (Update& u : scratch_) {
     if (!bounds_.admit(u)) continue;
     // Exported oks are (key, row); exported errors are (error row, empty).
-    Row row = errors ? std::move(u.key) : std::move(u.val);
-    (errors ? out_.errs : out_.oks).push_back(Update{{}, std::move(row), u.time, u.diff});
+    if (errors) {
+      out_.errs.push_back(Update{{}, std::move(u.key), u.time, u.diff});
+    } else if (!keyed_) {
+      out_.oks.push_back(Update{{}, std::move(u.val), u.time, u.diff});
+    } else if (!has_null(u.key.ref())) {  // SQL equality: a NULL key joins nothing
+      out_.oks.push_back(std::move(u));
+    }
   }
 }
 

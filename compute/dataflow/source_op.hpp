@@ -15,7 +15,10 @@
 //               worker: the exporter's batches at creation, then every batch
 //               it seals (an ArrangementFeed), as unkeyed rows (the export's
 //               vals) and errors, with the same as_of/until treatment. Its
-//               frontier follows the exporter's upper.
+//               frontier follows the exporter's upper. Keyed, it emits
+//               (key, row) updates and drops rows whose key has a NULL: a
+//               join input that reuses the index's arrangement (its trace()
+//               is the exporter's).
 // Threading: SourceFeed is shared (mutex held only to move vectors); the ops
 // belong to one worker.
 #pragma once
@@ -94,8 +97,9 @@ class SourceOp final : public Operator {
 class ImportOp final : public Operator {
  public:
   // REQUIRES: the exporter's since <= bounds.as_of.
-  ImportOp(ArrangeOp* exporter, TimeBounds bounds);
+  ImportOp(ArrangeOp* exporter, TimeBounds bounds, bool keyed = false);
   void step() override;
+  const std::shared_ptr<Trace>& trace() const { return trace_; }
 
  private:
   void emit(const BatchPtr& batch, bool errors);
@@ -103,6 +107,7 @@ class ImportOp final : public Operator {
   std::shared_ptr<Trace> trace_;
   std::shared_ptr<ArrangementFeed> feed_;
   TimeBounds bounds_;
+  bool keyed_;
   std::vector<Update> scratch_;
 };
 

@@ -36,6 +36,9 @@ struct SourceImport {
 
 struct IndexImport {
   GlobalId index_id = 0;
+  // The index's key (over the indexed collection's columns): a Join whose
+  // input is this index, keyed the same, reuses its arrangement.
+  std::vector<ScalarExpr> key;
 };
 
 struct BuildDesc {

@@ -63,6 +63,7 @@ catalog::SearchPath path_of(const Session& session) {
 
 bool runs_on_coordinator(const sql::Statement& s) {
   return s.as<sql::CreateTable>() || s.as<sql::CreateIndex>() || s.as<sql::CreateView>() || s.as<sql::CreateCluster>() ||
+         s.as<sql::CreateMaterializedView>() ||
          s.as<sql::AlterRename>() ||
          s.as<sql::DropObjects>() || s.as<sql::Insert>() ||
          s.as<sql::Update>() ||
@@ -338,6 +339,7 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
     auto kind = s.as<sql::ShowObjects>()->kind;
     if (kind == sql::ShowObjects::Kind::kObjects) prepared->result_columns.push_back(text("type"));
     if (kind == sql::ShowObjects::Kind::kClusters) prepared->result_columns.push_back(text("replicas"));
+    if (kind == sql::ShowObjects::Kind::kMaterializedViews) prepared->result_columns.push_back(text("cluster"));
     if (kind == sql::ShowObjects::Kind::kIndexes) {
       for (const char* c : {"on", "cluster", "key"}) prepared->result_columns.push_back(text(c));
     }
@@ -349,7 +351,7 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
     prepared->result_columns = {text("name"), ResultColumn{"nullable", ColumnType{TypeId::kBool, -1, false}},
                                 text("type")};
   } else if (s.as<sql::CreateTable>() || s.as<sql::DropObjects>() || s.as<sql::CreateIndex>() ||
-             s.as<sql::CreateView>() || s.as<sql::CreateCluster>() || s.as<sql::AlterRename>()) {
+             s.as<sql::CreateView>() || s.as<sql::CreateMaterializedView>() || s.as<sql::CreateCluster>() || s.as<sql::AlterRename>()) {
     // Validated when executed, against the catalog as it is then.
   } else if (auto* unsupported = s.as<sql::Unsupported>()) {
     return Status::error(sqlstate::kFeatureNotSupported, unsupported->what + " is not supported");
@@ -462,6 +464,9 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
   if (auto* create = s.as<sql::CreateTable>()) co_return create_table(engine, path, *create);
   if (auto* create = s.as<sql::CreateIndex>()) co_return create_index(engine, path, session.vars().cluster(), *create);
   if (auto* create = s.as<sql::CreateView>()) co_return create_view(engine, path, *create);
+  if (auto* create = s.as<sql::CreateMaterializedView>()) {
+    co_return create_materialized_view(engine, path, session.vars().cluster(), *create);
+  }
   if (auto* create = s.as<sql::CreateCluster>()) co_return create_cluster(engine, *create);
   if (auto* rename = s.as<sql::AlterRename>()) co_return alter_rename(engine, path, *rename);
   if (s.as<sql::AlterSystemSet>() || s.as<sql::AlterSystemReset>()) {

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include <spdlog/spdlog.h>
+
 #include "common/func_resolve.hpp"
 #include "planner/binder/expr_binder.hpp"
 #include "planner/parser/name_rewrite.hpp"
@@ -230,6 +232,7 @@ Result<ExecResult> alter_rename(Engine& engine, const catalog::SearchPath& path,
   static const std::map<sql::ObjectType, std::pair<catalog::ItemKind, const char*>> kinds = {
       {sql::ObjectType::kTable, {catalog::ItemKind::kTable, "ALTER TABLE"}},
       {sql::ObjectType::kView, {catalog::ItemKind::kView, "ALTER VIEW"}},
+      {sql::ObjectType::kMaterializedView, {catalog::ItemKind::kMaterializedView, "ALTER MATERIALIZED VIEW"}},
       {sql::ObjectType::kIndex, {catalog::ItemKind::kIndex, "ALTER INDEX"}},
   };
   auto kind = kinds.find(rename.type);
@@ -259,6 +262,8 @@ Result<ExecResult> alter_rename(Engine& engine, const catalog::SearchPath& path,
       t->name.parts.back() = rename.new_name;
     } else if (auto* v = stmt.as<sql::CreateView>()) {
       v->name.parts.back() = rename.new_name;
+    } else if (auto* m = stmt.as<sql::CreateMaterializedView>()) {
+      m->name.parts.back() = rename.new_name;
     } else if (auto* i = stmt.as<sql::CreateIndex>()) {
       if (target.id == item->id) {
         i->name = rename.new_name;
@@ -294,14 +299,17 @@ Result<ExecResult> alter_rename(Engine& engine, const catalog::SearchPath& path,
       continue;
     }
     TANDEM_ASSIGN_OR_RETURN(sql::Statement stmt, sql::parse_one(d->create_sql));
-    auto* view = stmt.as<sql::CreateView>();
-    if (view == nullptr) {
-      return Status::error(sqlstate::kFeatureNotSupported, "cannot rename \"" + item->name.item + "\": " +
-                                                               std::string(catalog::item_kind_noun(d->kind)) + " \"" +
-                                                               d->name.item + "\" uses it")
-          .with_hint("Renaming objects that materialized views depend on is not supported yet.");
+    // A view's or materialized view's query names the item; the dataflows
+    // of either do not change (they read collections by id).
+    sql::Query* query = nullptr;
+    if (auto* view = stmt.as<sql::CreateView>()) query = &view->query;
+    if (auto* mv = stmt.as<sql::CreateMaterializedView>()) query = &mv->query;
+    if (query == nullptr) {
+      return Status::error(sqlstate::kInternalError, "cannot rename \"" + item->name.item + "\": " +
+                                                         std::string(catalog::item_kind_noun(d->kind)) + " \"" +
+                                                         d->name.item + "\" uses it");
     }
-    if (rewrite_query(view->query) > 0) rewrites[dependent] = sql::print(stmt);
+    if (rewrite_query(*query) > 0) rewrites[dependent] = sql::print(stmt);
   }
   TANDEM_RETURN_IF_ERROR(engine.catalog.rename_item(item->id, rename.new_name, rewrites));
   return r;
@@ -388,11 +396,7 @@ Result<ExecResult> drop_cluster(Engine& engine, const sql::DropObjects& drop) {
     const catalog::Cluster* cluster = engine.catalog.state().find_cluster(cluster_name);
     std::optional<uint64_t> key = cluster ? std::optional<uint64_t>(cluster_key(cluster->id)) : std::nullopt;
     TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.drop_cluster(cluster_name, drop.if_exists, behavior));
-    for (const auto& item : ddl.dropped) {
-      if (item->kind == catalog::ItemKind::kIndex && item->cluster) {
-        (void)engine.coordinator.send(cluster_key(*item->cluster), compute::DropDataflow{catalog::to_compute_id(item->id)});
-      }
-    }
+    retire_dropped(engine, ddl.dropped);
     if (key) engine.coordinator.drop_cluster(*key);
     add_notices(r, ddl.notices);
   }
@@ -509,11 +513,7 @@ Result<ExecResult> create_view(Engine& engine, const catalog::SearchPath& path, 
               : create.if_not_exists ? catalog::CreateMode::kIfNotExists
                                      : catalog::CreateMode::kCreate;
   TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_item(std::move(spec), mode));
-  for (const auto& item : ddl.dropped) {  // OR REPLACE drops the old view and its dependents
-    if (item->kind == catalog::ItemKind::kIndex) {
-      (void)engine.coordinator.send(cluster_key(*item->cluster), compute::DropDataflow{catalog::to_compute_id(item->id)});
-    }
-  }
+  retire_dropped(engine, ddl.dropped);  // OR REPLACE drops the old view and its dependents
   ExecResult r;
   r.tag = "CREATE VIEW";
   add_notices(r, ddl.notices);
@@ -546,6 +546,111 @@ Result<ExecResult> create_index(Engine& engine, const catalog::SearchPath& path,
   return r;
 }
 
+namespace {
+
+// The catalog spec of a materialized view (also used to re-plan it at boot).
+// `cluster_name` is the session's cluster; IN CLUSTER overrides it.
+Result<catalog::ItemSpec> materialized_view_spec(std::shared_ptr<const catalog::CatalogSnapshot> snapshot,
+                                                 const catalog::SearchPath& path, const std::string& cluster_name,
+                                                 const sql::CreateMaterializedView& create) {
+  catalog::ItemSpec spec;
+  spec.kind = catalog::ItemKind::kMaterializedView;
+  TANDEM_ASSIGN_OR_RETURN(spec.name, qualify_new(*snapshot, path, create.name));
+  TANDEM_ASSIGN_OR_RETURN(const catalog::Cluster* cluster,
+                          snapshot->resolve_cluster(create.in_cluster.empty() ? cluster_name : create.in_cluster));
+  spec.cluster = cluster->id;
+  SessionCatalog reader(snapshot, path);
+  TANDEM_ASSIGN_OR_RETURN(spec.desc, planner::plan_view(create.query, create.columns, reader));
+  spec.dependencies = reader.resolved_ids();
+  spec.details = catalog::MaterializedViewDetails{};
+  sql::CreateMaterializedView canonical = create;
+  canonical.name.parts = qualified_parts(spec.name);
+  qualify_references(*snapshot, path, canonical.query);
+  canonical.in_cluster = cluster->name;
+  canonical.or_replace = false;
+  canonical.if_not_exists = false;
+  sql::Statement stmt;
+  stmt.node = std::move(canonical);
+  spec.create_sql = sql::print(stmt);
+  return spec;
+}
+
+// The dataflow of materialized view `mv` on `cluster`, as of now: it
+// imports only that cluster's indexes and sinks its output into `mv`.
+Result<compute::DataflowDescription> materialized_view_dataflow(Engine& engine, const catalog::SearchPath& path,
+                                                                catalog::ClusterId cluster,
+                                                                const sql::CreateMaterializedView& create,
+                                                                compute::GlobalId mv) {
+  SessionCatalog reader(engine.catalog.snapshot(), path, cluster);
+  planner::PlanContext ctx;
+  Coordinator* coord = &engine.coordinator;
+  ctx.allocate_id = [coord] { return coord->allocate_transient_id(); };
+  ctx.as_of = engine.coordinator.read_ts();
+  compute::GlobalId export_id = engine.coordinator.allocate_transient_id();
+  TANDEM_ASSIGN_OR_RETURN(compute::DataflowDescription desc,
+                          planner::plan_materialized_view(create.query, export_id, reader, ctx));
+  desc.debug_name = "materialized-view-" + std::to_string(mv);
+  desc.sink_exports.push_back(compute::SinkExport{mv, export_id});
+  return desc;
+}
+
+// Installs a created (or replayed) materialized view in storage and compute.
+Status install_materialized_view(Engine& engine, const catalog::SearchPath& path, const catalog::Item& item,
+                                 const sql::CreateMaterializedView& create) {
+  compute::GlobalId id = catalog::to_compute_id(item.id);
+  TANDEM_ASSIGN_OR_RETURN(compute::DataflowDescription desc,
+                          materialized_view_dataflow(engine, path, *item.cluster, create, id));
+  return engine.coordinator.create_materialized_view(id, item.materialized_view()->shard, cluster_key(*item.cluster),
+                                                     std::move(desc));
+}
+
+}  // namespace
+
+void retire_dropped(Engine& engine, const std::vector<std::shared_ptr<const catalog::Item>>& dropped) {
+  for (const auto& item : dropped) {
+    compute::GlobalId id = catalog::to_compute_id(item->id);
+    if (item->kind == catalog::ItemKind::kIndex && item->cluster) {
+      (void)engine.coordinator.send(cluster_key(*item->cluster), compute::DropDataflow{id});
+    } else if (item->kind == catalog::ItemKind::kTable) {
+      Status s = engine.coordinator.drop_table(id);
+      if (!s.is_ok()) spdlog::error("dropping table {}: {}", item->name.to_string(), s.to_string());
+    } else if (item->kind == catalog::ItemKind::kMaterializedView) {
+      Status s = engine.coordinator.drop_materialized_view(id);
+      if (!s.is_ok()) spdlog::error("dropping materialized view {}: {}", item->name.to_string(), s.to_string());
+    }
+  }
+}
+
+Result<ExecResult> create_materialized_view(Engine& engine, const catalog::SearchPath& path, const std::string& cluster,
+                                            const sql::CreateMaterializedView& create) {
+  auto snapshot = engine.catalog.snapshot();
+  TANDEM_ASSIGN_OR_RETURN(catalog::ItemSpec spec, materialized_view_spec(snapshot, path, cluster, create));
+  // The dataflow must plan before anything is created.
+  auto probe = materialized_view_dataflow(engine, path, *spec.cluster, create, 0);
+  if (!probe.ok()) return probe.status();
+  TANDEM_ASSIGN_OR_RETURN(storage::ShardId shard, engine.coordinator.allocate_shard_id());
+  std::get<catalog::MaterializedViewDetails>(spec.details).shard = shard;
+  auto mode = create.or_replace      ? catalog::CreateMode::kOrReplace
+              : create.if_not_exists ? catalog::CreateMode::kIfNotExists
+                                     : catalog::CreateMode::kCreate;
+  TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_item(std::move(spec), mode));
+  retire_dropped(engine, ddl.dropped);  // OR REPLACE: the old view and its dependents
+  ExecResult r;
+  r.tag = "CREATE MATERIALIZED VIEW";
+  add_notices(r, ddl.notices);
+  if (ddl.created_item) {
+    const catalog::Item* item = engine.catalog.state().item(*ddl.created_item);
+    Status installed = install_materialized_view(engine, path, *item, create);
+    if (!installed.is_ok()) {
+      std::vector<catalog::ItemId> ids{*ddl.created_item};
+      (void)engine.catalog.drop_items(ids, catalog::DropBehavior::kRestrict);
+      (void)engine.coordinator.drop_materialized_view(catalog::to_compute_id(*ddl.created_item));
+      return installed;
+    }
+  }
+  return r;
+}
+
 Result<ExecResult> drop_objects(Engine& engine, const catalog::SearchPath& path, const sql::DropObjects& drop) {
   static const std::map<sql::ObjectType, std::pair<catalog::ItemKind, const char*>> kinds = {
       {sql::ObjectType::kTable, {catalog::ItemKind::kTable, "DROP TABLE"}},
@@ -561,13 +666,7 @@ Result<ExecResult> drop_objects(Engine& engine, const catalog::SearchPath& path,
   auto behavior = drop.cascade ? catalog::DropBehavior::kCascade : catalog::DropBehavior::kRestrict;
   TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl,
                           engine.catalog.drop_objects(kind->second.first, names, drop.if_exists, behavior, path));
-  for (const auto& item : ddl.dropped) {
-    if (item->kind == catalog::ItemKind::kIndex) {
-      (void)engine.coordinator.send(cluster_key(*item->cluster), compute::DropDataflow{catalog::to_compute_id(item->id)});
-    } else if (item->kind == catalog::ItemKind::kTable) {
-      TANDEM_RETURN_IF_ERROR(engine.coordinator.drop_table(catalog::to_compute_id(item->id)));
-    }
-  }
+  retire_dropped(engine, ddl.dropped);
   ExecResult r;
   r.tag = kind->second.second;
   add_notices(r, ddl.notices);
@@ -604,6 +703,12 @@ Status replay_catalog(Engine& engine) {
       auto replayed = engine.catalog.replay_item(persisted.id, std::move(spec));
       if (!replayed.ok()) return replayed.status();
       TANDEM_RETURN_IF_ERROR(engine.coordinator.send(cluster_key(*cluster), compute::CreateDataflow{std::move(desc)}));
+    } else if (auto* mv = parsed->as<sql::CreateMaterializedView>()) {
+      TANDEM_ASSIGN_OR_RETURN(catalog::ItemSpec spec, materialized_view_spec(engine.catalog.snapshot(), path, mv->in_cluster, *mv));
+      std::get<catalog::MaterializedViewDetails>(spec.details).shard = persisted.shard.value_or(0);
+      spec.create_sql = persisted.create_sql;
+      TANDEM_ASSIGN_OR_RETURN(catalog::ItemId id, engine.catalog.replay_item(persisted.id, std::move(spec)));
+      TANDEM_RETURN_IF_ERROR(install_materialized_view(engine, path, *engine.catalog.state().item(id), *mv));
     } else {
       return Status::error(sqlstate::kInternalError, "cannot replay catalog item " + persisted.id.to_string() + ": " +
                                                          persisted.create_sql);
@@ -666,11 +771,19 @@ Result<ExecResult> show_objects(const catalog::CatalogSnapshot& snapshot, const 
       Datum d[] = {Datum::from_string(item->name.item), Datum::from_string(on->name.item),
                    Datum::from_string(cluster_name), Datum::from_string(key)};
       rows.push_back(Row::pack(d));
+    } else if (show.kind == Kind::kMaterializedViews) {
+      // Materialize's columns: name | cluster.
+      const catalog::Cluster* cluster = item->cluster ? snapshot.cluster(*item->cluster) : nullptr;
+      std::string cluster_name = cluster ? cluster->name : "";
+      if (!show.in_cluster.empty() && cluster_name != show.in_cluster) continue;
+      Datum d[] = {Datum::from_string(item->name.item), Datum::from_string(cluster_name)};
+      rows.push_back(Row::pack(d));
     } else {
       rows.push_back(Row::pack_one(Datum::from_string(item->name.item)));
     }
   }
   std::vector<ResultColumn> columns{{"name", text_type()}};
+  if (show.kind == Kind::kMaterializedViews) columns.push_back({"cluster", text_type()});
   if (show.kind == Kind::kObjects) columns.push_back({"type", text_type()});
   if (show.kind == Kind::kIndexes) {
     columns.push_back({"on", text_type()});

@@ -32,6 +32,14 @@ Result<ExecResult> create_view(Engine& engine, const catalog::SearchPath& path, 
 // session's cluster (IN CLUSTER overrides it).
 Result<ExecResult> create_index(Engine& engine, const catalog::SearchPath& path, const std::string& cluster,
                                 const sql::CreateIndex& create);
+// CREATE [OR REPLACE] MATERIALIZED VIEW: the catalog item, its shard and
+// its dataflow on the cluster (IN CLUSTER, else the session's `cluster`),
+// computing as of the oracle's read timestamp and sinking into the shard.
+Result<ExecResult> create_materialized_view(Engine& engine, const catalog::SearchPath& path, const std::string& cluster,
+                                            const sql::CreateMaterializedView& create);
+// Tears down what dropped items had in storage and compute (dataflows,
+// shards), dependents first.
+void retire_dropped(Engine& engine, const std::vector<std::shared_ptr<const catalog::Item>>& dropped);
 // Re-creates every persisted item at boot, in id order.
 Status replay_catalog(Engine& engine);
 

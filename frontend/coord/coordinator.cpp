@@ -15,7 +15,8 @@ Result<std::unique_ptr<Coordinator>> Coordinator::open(storage::DurableStore& du
   // A fresh timestamp above everything before the restart: every table is
   // advanced to just past it, and reads start there.
   TANDEM_ASSIGN_OR_RETURN(Timestamp boot, c->oracle_->write_ts());
-  TANDEM_RETURN_IF_ERROR(c->shards_->advance_uppers(boot + 1));
+  // Table shards advance to it as they are reopened (open_table);
+  // materialized views' shards keep their uppers until their sinks write.
   c->oracle_->apply_write(boot);
   c->upper_ = boot + 1;
   TANDEM_RETURN_IF_ERROR(c->add_cluster(options.default_cluster, options.compute_workers));
@@ -177,6 +178,7 @@ Status Coordinator::add_cluster(uint64_t cluster, size_t workers) {
     input->advance_to(as_of + 1);
     table.inputs.emplace(cluster, std::move(input));
   }
+  add_view_inputs(cluster, *runtime);
   std::unique_lock lock(runtimes_mutex_);
   runtimes_.emplace(cluster, std::move(runtime));
   return Status::ok();
@@ -184,6 +186,7 @@ Status Coordinator::add_cluster(uint64_t cluster, size_t workers) {
 
 void Coordinator::drop_cluster(uint64_t cluster) {
   for (auto& [id, table] : tables_) table.inputs.erase(cluster);
+  for (auto& [id, view] : mvs_) view.inputs.erase(cluster);
   std::unique_lock lock(runtimes_mutex_);
   runtimes_.erase(cluster);
 }
@@ -275,6 +278,10 @@ void Coordinator::drain_compute_responses(uint64_t cluster) {
   while (auto response = runtime->second->try_recv()) {
     if (auto* f = std::get_if<compute::FrontierUpper>(&*response)) frontiers_.advance_index(f->id, f->upper);
     auto* p = std::get_if<compute::PeekResponse>(&*response);
+    if (auto* sink = std::get_if<compute::SinkBatch>(&*response)) {
+      on_sink_batch(std::move(*sink));
+      continue;
+    }
     if (p == nullptr) continue;  // frontier reports: introspection will use them
     auto it = peeks_.find(p->uuid);
     if (it == peeks_.end()) continue;

@@ -135,6 +135,23 @@ class Coordinator {
   // A fresh shard id, unique across restarts (a write timestamp).
   Result<storage::ShardId> allocate_shard_id() { return oracle_->write_ts(); }
 
+  // ---- materialized views (coordinator_mv.cpp), on the coordinator thread
+
+  // Makes `mv` a collection every runtime can read, persisted in `shard`,
+  // and installs `dataflow` on the cluster's runtime: it computes the view
+  // and sinks it (dataflow.sink_exports names `mv`); each SinkBatch is
+  // appended to the shard and, once durable, fed to every runtime. A new
+  // shard starts at the dataflow's as_of. At boot the shard exists: its
+  // contents are the collection until the first SinkBatch, which also
+  // retracts them (at the as_of), so the shard converges to what the view
+  // computes now.
+  Status create_materialized_view(compute::GlobalId mv, storage::ShardId shard, uint64_t cluster,
+                                  compute::DataflowDescription dataflow);
+  // Drops the view's dataflow and shard; its compute inputs stay until
+  // dataflows reading them are gone.
+  Status drop_materialized_view(compute::GlobalId mv);
+  bool has_materialized_view(compute::GlobalId mv) const { return mvs_.count(mv) != 0; }
+
   // Read-then-write statements (UPDATE, DELETE) hold this lock from their
   // read to their write's completion, so they never interleave. `granted`
   // runs (on the coordinator thread) once the lock is held.
@@ -170,6 +187,22 @@ class Coordinator {
   Status reserve_keys(const std::vector<TableWrite>& writes);
   void release_keys(const std::vector<TableWrite>& writes);
   void count_keys(Table& table, RowRef row, Diff diff);
+  struct MaterializedView {
+    storage::ShardId shard = 0;
+    uint64_t cluster = 0;
+    compute::GlobalId export_id = 0;  // the dataflow's index export, sinked
+    std::map<uint64_t, std::shared_ptr<compute::InputHandle>> inputs;
+    Timestamp upper = 0;       // durable in the shard and fed to compute
+    bool appending = false;    // one append in flight at a time
+    std::optional<compute::SinkBatch> pending;  // sinked, not yet appended
+    // Boot: the shard's contents, retracted at `correction_time` by the
+    // first append.
+    std::vector<std::pair<std::string, Diff>> correction;
+    Timestamp correction_time = 0;
+  };
+  void on_sink_batch(compute::SinkBatch batch);
+  void append_sink(compute::GlobalId mv);
+  void add_view_inputs(uint64_t cluster, compute::Runtime& runtime);
   // Runs on the coordinator thread whenever compute has queued responses.
   void drain_compute_responses(uint64_t cluster);
 
@@ -194,6 +227,7 @@ class Coordinator {
   std::shared_mutex runtimes_mutex_;
   CollectionFrontiers frontiers_;
   std::map<compute::GlobalId, Table> tables_;
+  std::map<compute::GlobalId, MaterializedView> mvs_;
   // The upper every table has been advanced to (all move together).
   Timestamp upper_ = 0;
   // Writes in flight keep later uppers from overtaking them.

@@ -40,7 +40,7 @@ class Lowerer {
       compute::GlobalId idx = indexes.front().index_id;
       bool seen = false;
       for (const auto& i : desc_->index_imports) seen = seen || i.index_id == idx;
-      if (!seen) desc_->index_imports.push_back({idx});
+      if (!seen) desc_->index_imports.push_back({idx, indexes.front().key});
       return PlanNode{compute::Get{idx, compute::Get::Kind::kIndex}};
     }
     bool seen = false;
