@@ -266,6 +266,7 @@ const std::vector<Pass>& pass_list() {
       {"fuse_again", passes::fuse},
       {"fold_constants_again", passes::fold_constants},
       {"join_planning", passes::join_planning},
+      {"projection_pushdown", passes::projection_pushdown},
   };
   return kPasses;
 }

@@ -21,8 +21,12 @@
 //   join_planning       the order of each n-ary Join's inputs: greedy from
 //                       the smallest estimated input, connected inputs
 //                       before cross products.
+//   projection_pushdown a Join's inputs narrowed to the columns used above
+//                       it (Project over Maps/Filters over the Join); bare
+//                       Gets stay whole, for arrangement reuse.
 // Pass order: fuse, fold_constants, join_fusion, predicate_pushdown,
-// join_equivalences, fuse_again, fold_constants_again, join_planning.
+// join_equivalences, fuse_again, fold_constants_again, join_planning,
+// projection_pushdown.
 // Each pass lives in its own file (declared in passes.hpp).
 // Threading: pure functions.
 #include <chrono>

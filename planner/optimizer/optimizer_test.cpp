@@ -110,14 +110,20 @@ TEST_CASE("a 5-way comma join becomes one join with filters on its inputs", "[pl
   CHECK(j.equivalences.size() == 4);
   // No predicate is left above the join or anywhere but directly on a Get.
   CHECK(filters_not_on_gets(rel) == 0);
+  // Projection pushdown narrows the filtered inputs to the columns used.
+  auto filtered_input = [](const mir::Rel& i) {
+    const mir::Rel* r = &i;
+    if (auto* p = std::get_if<mir::Project>(&r->node)) r = &*p->input;
+    return std::holds_alternative<mir::Filter>(r->node);
+  };
   size_t filtered = 0;
-  for (const auto& i : j.inputs) filtered += std::holds_alternative<mir::Filter>(i.node);
+  for (const auto& i : j.inputs) filtered += filtered_input(i);
   CHECK(filtered == 3);  // t2 (c2 = 7), t4 (d4 IN ...), t5 (488 = d5)
   // The chain is connected: no cross product at any step.
   REQUIRE(j.order.size() == 5);
   CHECK(connected_steps(j) == std::vector<bool>{true, true, true, true});
   // It starts from a filtered input, not from an unfiltered table.
-  CHECK(std::holds_alternative<mir::Filter>(j.inputs[j.order[0]].node));
+  CHECK(filtered_input(j.inputs[j.order[0]]));
 }
 
 TEST_CASE("unavoidable cross products come last", "[planner][optimizer]") {
@@ -168,6 +174,36 @@ TEST_CASE("predicates on the padded side of a LEFT JOIN stay above it", "[planne
   };
   CHECK(!filter_on_t2(rel));
 }
+
+TEST_CASE("projection pushdown narrows join inputs to the columns used above", "[planner][optimizer]") {
+  Planner p;
+  auto rel = p.optimized("SELECT b2, c1 FROM t1, t2 WHERE a1 = b2 AND c2 = 7");
+  INFO(mir::explain(rel));
+  std::vector<const mir::Join*> joins;
+  collect_joins(rel, &joins);
+  REQUIRE(joins.size() == 1);
+  const mir::Join& j = *joins[0];
+  REQUIRE(j.inputs.size() == 2);
+  // t1 is a bare Get (it may be an index the join reuses): whole. t2 is
+  // filtered: only b2 survives (c2 is used below the projection).
+  size_t narrowed = 0;
+  for (const auto& i : j.inputs) {
+    if (auto* proj = std::get_if<mir::Project>(&i.node)) {
+      ++narrowed;
+      CHECK(proj->outputs == std::vector<size_t>{1});
+    }
+  }
+  CHECK(narrowed == 1);
+  // Switched off, the inputs stay whole.
+  OptimizerOptions off;
+  off.disabled.insert("projection_pushdown");
+  auto whole = p.optimized("SELECT b2, c1 FROM t1, t2 WHERE a1 = b2 AND c2 = 7", off);
+  std::vector<const mir::Join*> whole_joins;
+  collect_joins(whole, &whole_joins);
+  REQUIRE(whole_joins.size() == 1);
+  for (const auto& i : whole_joins[0]->inputs) CHECK(!std::holds_alternative<mir::Project>(i.node));
+}
+
 
 }  // namespace
 }  // namespace tandem::planner

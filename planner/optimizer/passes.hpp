@@ -23,6 +23,8 @@ Status join_fusion(mir::Rel& root);
 Status predicate_pushdown(mir::Rel& root);
 // join_planning.cpp
 Status join_planning(mir::Rel& root);
+// projection_pushdown.cpp
+Status projection_pushdown(mir::Rel& root);
 
 // Applies `f` bottom-up to every node.
 Status bottom_up(mir::Rel& rel, const std::function<Status(mir::Rel&)>& f);
