@@ -10,41 +10,6 @@
 namespace tandem::planner {
 namespace {
 
-// Replaces parameter references by their values (typed literals).
-Status bind_parameters(hir::Rel& rel, const std::vector<ColumnType>& types, const std::vector<Datum>& params) {
-  Status st;
-  hir::for_each_expr(rel, [&](ScalarExpr& e) {
-    std::function<void(ScalarExpr&)> walk = [&](ScalarExpr& x) {
-      if (auto* c = std::get_if<ColumnRef>(&x.node)) {
-        if (c->index >= hir::kParamBase) {
-          size_t i = c->index - hir::kParamBase;
-          if (i >= params.size()) {
-            st = Status::error(sqlstate::kUndefinedParameter, "there is no parameter $" + std::to_string(i + 1));
-            return;
-          }
-          x = ScalarExpr::literal(params[i], types.at(i));
-        }
-        return;
-      }
-      if (auto* u = std::get_if<CallUnary>(&x.node)) walk(*u->arg);
-      if (auto* b = std::get_if<CallBinary>(&x.node)) {
-        walk(*b->lhs);
-        walk(*b->rhs);
-      }
-      if (auto* v = std::get_if<CallVariadic>(&x.node)) {
-        for (auto& a : v->args) walk(a);
-      }
-      if (auto* f = std::get_if<IfExpr>(&x.node)) {
-        walk(*f->cond);
-        walk(*f->then);
-        walk(*f->els);
-      }
-    };
-    walk(e);
-  });
-  return st;
-}
-
 // Calls `f` on every scalar expression of `rel`, subexpressions included.
 void for_each_scalar(hir::Rel& rel, const std::function<void(ScalarExpr&)>& f) {
   hir::for_each_expr(rel, [&](ScalarExpr& e) {
@@ -66,6 +31,22 @@ void for_each_scalar(hir::Rel& rel, const std::function<void(ScalarExpr&)>& f) {
     };
     walk(e);
   });
+}
+
+// Replaces parameter references by their values (typed literals).
+Status bind_parameters(hir::Rel& rel, const std::vector<ColumnType>& types, const std::vector<Datum>& params) {
+  Status st;
+  for_each_scalar(rel, [&](ScalarExpr& x) {
+    auto* c = std::get_if<ColumnRef>(&x.node);
+    if (c == nullptr || c->index < hir::kParamBase) return;
+    size_t i = c->index - hir::kParamBase;
+    if (i >= params.size()) {
+      st = Status::error(sqlstate::kUndefinedParameter, "there is no parameter $" + std::to_string(i + 1));
+      return;
+    }
+    x = ScalarExpr::literal(params[i], types.at(i));
+  });
+  return st;
 }
 
 bool is_mz_now(const ScalarExpr& e) {

@@ -61,6 +61,14 @@ std::vector<std::string> qualified_parts(const catalog::QualifiedName& name) {
   return {name.database, name.schema, name.item};
 }
 
+// The create_sql persisted for an item: its canonical statement printed.
+template <typename Create>
+std::string print_create(Create canonical) {
+  sql::Statement stmt;
+  stmt.node = std::move(canonical);
+  return sql::print(stmt);
+}
+
 // Rewrites every catalog object reference in `query` to the fully qualified
 // name it resolves to with `path` (CTE names and unknown names stay).
 void qualify_references(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path, sql::Query& query) {
@@ -143,9 +151,7 @@ Result<catalog::ItemSpec> table_spec(const catalog::CatalogSnapshot& snapshot, c
   sql::CreateTable canonical = create;
   canonical.name.parts = {spec.name.database, spec.name.schema, spec.name.item};
   canonical.if_not_exists = false;
-  sql::Statement stmt;
-  stmt.node = std::move(canonical);
-  spec.create_sql = sql::print(stmt);
+  spec.create_sql = print_create(std::move(canonical));
   return spec;
 }
 
@@ -220,9 +226,7 @@ Result<catalog::ItemSpec> index_spec(const catalog::CatalogSnapshot& snapshot, c
   canonical.on.parts = {on->name.database, on->name.schema, on->name.item};
   if (on->name.database.empty()) canonical.on.parts.erase(canonical.on.parts.begin());
   canonical.if_not_exists = false;
-  sql::Statement stmt;
-  stmt.node = std::move(canonical);
-  spec.create_sql = sql::print(stmt);
+  spec.create_sql = print_create(std::move(canonical));
   return spec;
 }
 
@@ -498,9 +502,7 @@ Result<catalog::ItemSpec> view_spec(const catalog::CatalogSnapshot& snapshot, st
   qualify_references(snapshot, path, canonical.query);
   canonical.or_replace = false;
   canonical.if_not_exists = false;
-  sql::Statement stmt;
-  stmt.node = std::move(canonical);
-  spec.create_sql = sql::print(stmt);
+  spec.create_sql = print_create(std::move(canonical));
   return spec;
 }
 
@@ -569,18 +571,16 @@ Result<catalog::ItemSpec> materialized_view_spec(std::shared_ptr<const catalog::
   canonical.in_cluster = cluster->name;
   canonical.or_replace = false;
   canonical.if_not_exists = false;
-  sql::Statement stmt;
-  stmt.node = std::move(canonical);
-  spec.create_sql = sql::print(stmt);
+  spec.create_sql = print_create(std::move(canonical));
   return spec;
 }
 
-// The dataflow of materialized view `mv` on `cluster`, as of now: it
-// imports only that cluster's indexes and sinks its output into `mv`.
+// The dataflow of a materialized view on `cluster`, as of now: it imports
+// only that cluster's indexes and sinks its output (into the view, once
+// install_materialized_view knows its id).
 Result<compute::DataflowDescription> materialized_view_dataflow(Engine& engine, const catalog::SearchPath& path,
                                                                 catalog::ClusterId cluster,
-                                                                const sql::CreateMaterializedView& create,
-                                                                compute::GlobalId mv) {
+                                                                const sql::CreateMaterializedView& create) {
   SessionCatalog reader(engine.catalog.snapshot(), path, cluster);
   planner::PlanContext ctx;
   Coordinator* coord = &engine.coordinator;
@@ -589,17 +589,16 @@ Result<compute::DataflowDescription> materialized_view_dataflow(Engine& engine, 
   compute::GlobalId export_id = engine.coordinator.allocate_transient_id();
   TANDEM_ASSIGN_OR_RETURN(compute::DataflowDescription desc,
                           planner::plan_materialized_view(create.query, export_id, reader, ctx));
-  desc.debug_name = "materialized-view-" + std::to_string(mv);
-  desc.sink_exports.push_back(compute::SinkExport{mv, export_id});
+  desc.sink_exports.push_back(compute::SinkExport{0, export_id});  // the view's id once it exists
   return desc;
 }
 
-// Installs a created (or replayed) materialized view in storage and compute.
-Status install_materialized_view(Engine& engine, const catalog::SearchPath& path, const catalog::Item& item,
-                                 const sql::CreateMaterializedView& create) {
+// Installs a created (or replayed) materialized view in storage and compute:
+// `desc` was planned before the item existed; it now sinks into the item.
+Status install_materialized_view(Engine& engine, const catalog::Item& item, compute::DataflowDescription desc) {
   compute::GlobalId id = catalog::to_compute_id(item.id);
-  TANDEM_ASSIGN_OR_RETURN(compute::DataflowDescription desc,
-                          materialized_view_dataflow(engine, path, *item.cluster, create, id));
+  desc.sink_exports.front().sink_id = id;
+  desc.debug_name = "materialized-view-" + std::to_string(id);
   return engine.coordinator.create_materialized_view(id, item.materialized_view()->shard, cluster_key(*item.cluster),
                                                      std::move(desc));
 }
@@ -626,8 +625,8 @@ Result<ExecResult> create_materialized_view(Engine& engine, const catalog::Searc
   auto snapshot = engine.catalog.snapshot();
   TANDEM_ASSIGN_OR_RETURN(catalog::ItemSpec spec, materialized_view_spec(snapshot, path, cluster, create));
   // The dataflow must plan before anything is created.
-  auto probe = materialized_view_dataflow(engine, path, *spec.cluster, create, 0);
-  if (!probe.ok()) return probe.status();
+  TANDEM_ASSIGN_OR_RETURN(compute::DataflowDescription desc,
+                          materialized_view_dataflow(engine, path, *spec.cluster, create));
   TANDEM_ASSIGN_OR_RETURN(storage::ShardId shard, engine.coordinator.allocate_shard_id());
   std::get<catalog::MaterializedViewDetails>(spec.details).shard = shard;
   auto mode = create.or_replace      ? catalog::CreateMode::kOrReplace
@@ -640,7 +639,7 @@ Result<ExecResult> create_materialized_view(Engine& engine, const catalog::Searc
   add_notices(r, ddl.notices);
   if (ddl.created_item) {
     const catalog::Item* item = engine.catalog.state().item(*ddl.created_item);
-    Status installed = install_materialized_view(engine, path, *item, create);
+    Status installed = install_materialized_view(engine, *item, std::move(desc));
     if (!installed.is_ok()) {
       std::vector<catalog::ItemId> ids{*ddl.created_item};
       (void)engine.catalog.drop_items(ids, catalog::DropBehavior::kRestrict);
@@ -708,7 +707,10 @@ Status replay_catalog(Engine& engine) {
       std::get<catalog::MaterializedViewDetails>(spec.details).shard = persisted.shard.value_or(0);
       spec.create_sql = persisted.create_sql;
       TANDEM_ASSIGN_OR_RETURN(catalog::ItemId id, engine.catalog.replay_item(persisted.id, std::move(spec)));
-      TANDEM_RETURN_IF_ERROR(install_materialized_view(engine, path, *engine.catalog.state().item(id), *mv));
+      const catalog::Item* item = engine.catalog.state().item(id);
+      TANDEM_ASSIGN_OR_RETURN(compute::DataflowDescription desc,
+                              materialized_view_dataflow(engine, path, *item->cluster, *mv));
+      TANDEM_RETURN_IF_ERROR(install_materialized_view(engine, *item, std::move(desc)));
     } else {
       return Status::error(sqlstate::kInternalError, "cannot replay catalog item " + persisted.id.to_string() + ": " +
                                                          persisted.create_sql);
