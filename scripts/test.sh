@@ -33,12 +33,13 @@ count_ctest() {
   failed=$((failed + fails))
 }
 
-# Adds the counts of a tandem-slt run (its last line) to the totals.
+# Adds the counts of a tandem-slt or tandem-td run (its last line) to the
+# totals.
 count_slt() {
   local log=$1 line
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   if [ -z "$line" ]; then
-    echo "tandem-slt produced no summary ($log)"
+    echo "no summary line in $log"
     failed=$((failed + 1))
     return
   fi
@@ -53,6 +54,13 @@ count_ctest build/ctest.log
 echo "== sqllogictest"
 build/bin/tandem-slt sqllogic/tests 2>&1 | tee build/slt.log
 count_slt build/slt.log
+
+# Testdrive scripts: each file runs against its own tandemd and counts as one
+# test (a file stops at its first failure). tests/testdrive/negative/ holds
+# scripts that must fail; ctest checks those.
+echo "== testdrive scripts (tandem-td; counts are files)"
+build/bin/tandem-td tests/testdrive 2>&1 | tee build/td.log
+count_slt build/td.log
 
 # SQLite's sqllogictest corpus (the conformance suite in ../shared/peer-slt),
 # the files tandem passes completely so far. More join in as the planner grows.

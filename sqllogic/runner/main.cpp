@@ -4,53 +4,20 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "sqllogic/runner/options.hpp"
+#include "sqllogic/runner/script_files.hpp"
 #include "sqllogic/runner/script_parser.hpp"
 #include "sqllogic/runner/script_runner.hpp"
 #include "sqllogic/runner/server_target.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 using tandem::slt::Counts;
-
-// Files named on the command line, directories expanded to their *.slt and
-// *.test files (recursively, sorted).
-bool collect_files(const std::vector<std::string>& paths, std::vector<std::string>& files) {
-  for (const std::string& path : paths) {
-    std::error_code error;
-    if (fs::is_directory(path, error)) {
-      std::vector<std::string> found;
-      for (const auto& entry : fs::recursive_directory_iterator(path, error)) {
-        const std::string extension = entry.path().extension().string();
-        if (entry.is_regular_file() && (extension == ".slt" || extension == ".test")) {
-          found.push_back(entry.path().string());
-        }
-      }
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::exists(path, error)) {
-      files.push_back(path);
-    } else {
-      std::cerr << "tandem-slt: no such file or directory: " << path << '\n';
-      return false;
-    }
-  }
-  return true;
-}
-
-std::string default_tandemd_path() {
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  if (error) return "tandemd";
-  return (self.parent_path() / "tandemd").string();
-}
 
 void print_counts(std::ostream& out, const Counts& counts) {
   out << counts.passed << " passed, " << counts.failed << " failed, " << counts.skipped
@@ -71,7 +38,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::vector<std::string> files;
-  if (!collect_files(options.paths, files)) return 2;
+  if (!tandem::slt::collect_script_files(options.paths, {".slt", ".test"}, /*recursive=*/true, files,
+                                         &error)) {
+    std::cerr << "tandem-slt: " << error << '\n';
+    return 2;
+  }
 
   std::unique_ptr<tandem::slt::ServerTarget> target;
   if (!options.url.empty()) {
@@ -79,7 +50,7 @@ int main(int argc, char** argv) {
   } else {
     tandem::slt::ServerProcess::Config config;
     config.tandemd_path =
-        options.tandemd_path.empty() ? default_tandemd_path() : options.tandemd_path;
+        options.tandemd_path.empty() ? tandem::slt::tandemd_beside_self() : options.tandemd_path;
     config.extra_args = options.server_args;
     if (access(config.tandemd_path.c_str(), X_OK) != 0) {
       std::cerr << "tandem-slt: cannot execute " << config.tandemd_path

@@ -4,13 +4,13 @@
 #include <libpq-fe.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <random>
 #include <sstream>
 
+#include "sqllogic/runner/script_files.hpp"
 #include "sqllogic/runner/server_target.hpp"
 #include "tests/testdrive/runner/td_options.hpp"
 #include "tests/testdrive/runner/td_parser.hpp"
@@ -20,37 +20,6 @@
 namespace {
 
 namespace fs = std::filesystem;
-
-// Files named on the command line; a directory means its *.td files
-// (not those of its subdirectories), sorted.
-bool collect_files(const std::vector<std::string>& paths, std::vector<std::string>& files) {
-  for (const std::string& path : paths) {
-    std::error_code error;
-    if (fs::is_directory(path, error)) {
-      std::vector<std::string> found;
-      for (const auto& entry : fs::directory_iterator(path, error)) {
-        if (entry.is_regular_file() && entry.path().extension() == ".td") {
-          found.push_back(entry.path().string());
-        }
-      }
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::exists(path, error)) {
-      files.push_back(path);
-    } else {
-      std::cerr << "tandem-td: no such file or directory: " << path << '\n';
-      return false;
-    }
-  }
-  return true;
-}
-
-std::string default_tandemd_path() {
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  if (error) return "tandemd";
-  return (self.parent_path() / "tandemd").string();
-}
 
 // host:port of a connection string or URL, as ${testdrive.materialize-sql-addr}.
 std::string sql_address(const std::string& conninfo) {
@@ -136,15 +105,20 @@ int main(int argc, char** argv) {
     std::cout << tandem::td::usage_text();
     return 0;
   }
+  // A directory means its *.td files, not those of subdirectories (such as
+  // negative/, whose scripts must fail).
   std::vector<std::string> files;
-  if (!collect_files(options.paths, files)) return 2;
+  if (!tandem::slt::collect_script_files(options.paths, {".td"}, /*recursive=*/false, files, &error)) {
+    std::cerr << "tandem-td: " << error << '\n';
+    return 2;
+  }
 
   std::unique_ptr<tandem::slt::ServerTarget> target;
   if (!options.url.empty()) {
     target = std::make_unique<tandem::slt::ExistingServer>(options.url, /*fresh_db=*/false);
   } else {
     tandem::slt::ServerProcess::Config config;
-    config.tandemd_path = options.tandemd_path.empty() ? default_tandemd_path() : options.tandemd_path;
+    config.tandemd_path = options.tandemd_path.empty() ? tandem::slt::tandemd_beside_self() : options.tandemd_path;
     config.extra_args = options.server_args;
     if (access(config.tandemd_path.c_str(), X_OK) != 0) {
       std::cerr << "tandem-td: cannot execute " << config.tandemd_path

@@ -94,6 +94,7 @@ FileRunner::FileRunner(RunConfig config, Variables variables, slt::ConnectTarget
 FileResult FileRunner::run(const std::string& path, const Script& script) {
   FileResult result;
   for (const Command& command : script.commands) {
+    last_tries_ = 1;
     const std::optional<std::string> failure = run_command(command);
     if (failure) {
       out_ << path << ":" << command.line << ": FAILED: " << sigil_line(command) << "\n"
@@ -102,7 +103,11 @@ FileResult FileRunner::run(const std::string& path, const Script& script) {
       return result;
     }
     ++result.commands_run;
-    if (config_.verbose) out_ << path << ":" << command.line << ": ok: " << sigil_line(command) << "\n";
+    if (config_.verbose) {
+      out_ << path << ":" << command.line << ": ok: " << sigil_line(command);
+      if (last_tries_ > 1) out_ << "  (after " << last_tries_ << " tries)";
+      out_ << "\n";
+    }
     if (skip_rest_) {
       result.skipped = true;
       break;
@@ -173,10 +178,12 @@ std::optional<std::string> FileRunner::with_retries(bool once, const Attempt& at
     bool stop = once;
     const auto remaining = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
     std::optional<std::string> failure = attempt(once ? timeout_ : remaining, stop);
+    last_tries_ = tries;
     if (!failure) return std::nullopt;
     const Clock::time_point now = Clock::now();
     if (stop || now >= deadline || (max_tries_ > 0 && tries >= max_tries_)) {
       if (tries == 1) return failure;
+      while (!failure->empty() && failure->back() == '\n') failure->pop_back();
       const auto elapsed = std::chrono::duration_cast<milliseconds>(now - start);
       return *failure + "\n(after " + std::to_string(tries) + " tries over " +
              std::to_string(elapsed.count()) + " ms; timeout " + format_duration(timeout_) + ")";

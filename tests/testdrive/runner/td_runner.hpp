@@ -104,6 +104,7 @@ class FileRunner {
   std::chrono::milliseconds timeout_;
   std::size_t max_tries_ = 0;  // 0: bounded by the timeout only.
   bool skip_rest_ = false;
+  std::size_t last_tries_ = 1;  // Tries of the last command (verbose output).
 };
 
 // Formats a libpq result with td_values' rules.
