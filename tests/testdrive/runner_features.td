@@ -1,7 +1,7 @@
 # tandem-td's own directives against a live server: value rendering
 # (<null>, booleans, floats, empty and quoted strings), column headers, the
 # MD5 form, multi-line SQL, variables (set, set-arg-default, set-from-sql,
-# built-ins), set-regex on values and errors, set-sql-timeout,
+# built-ins), set-regex on values and errors, set-sql-timeout, `timeout`,
 # set-max-tries, extra connections, sleep and skip-if.
 
 > SELECT NULL::int AS n, true AS t, false AS f, 1.5::float8 AS x, 1e20::float8 AS big, '' AS e, 'a b' AS s
@@ -70,6 +70,19 @@ $ unset-regex
 $ set-sql-timeout duration=30s
 $ set-sql-timeout duration=1ms
 $ set-sql-timeout duration=default
+
+# `timeout`: a read at a time no table will reach for ages waits until the
+# SQL timeout cancels it; the session goes on.
+$ set-sql-timeout duration=1s force=true
+
+! SELECT * FROM side AS OF 99999999999999
+timeout
+
+$ set-sql-timeout duration=default
+
+> SELECT count(*) FROM side
+3
+
 $ set-max-tries max-tries=3
 
 > SELECT 1
