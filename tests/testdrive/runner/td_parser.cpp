@@ -144,30 +144,46 @@ std::optional<ParseError> parse_error_expectation(const RawCommand& raw, Command
   return std::nullopt;
 }
 
+// Splits a built-in's line into words at unquoted whitespace; a double
+// quote toggles quoting and is dropped, so `replacement="<A B>"` is one word.
+std::optional<ParseError> split_builtin_words(const RawCommand& raw, std::vector<std::string>& words) {
+  std::string word;
+  bool in_word = false, quoted = false;
+  for (const char c : raw.head) {
+    if (c == '"') {
+      quoted = !quoted;
+      in_word = true;
+    } else if (!quoted && (c == ' ' || c == '\t' || c == '\n')) {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+    } else {
+      word += c;
+      in_word = true;
+    }
+  }
+  if (quoted) return ParseError{raw.line, "unterminated quote in built-in arguments"};
+  if (in_word) words.push_back(std::move(word));
+  return std::nullopt;
+}
+
 std::optional<ParseError> parse_builtin(const RawCommand& raw, Command& command) {
-  const std::string_view head = trim(raw.head);
-  std::size_t position = 0;
-  auto next_word = [&]() {
-    while (position < head.size() && (head[position] == ' ' || head[position] == '\t' ||
-                                       head[position] == '\n')) {
-      ++position;
-    }
-    const std::size_t start = position;
-    while (position < head.size() && head[position] != ' ' && head[position] != '\t' &&
-           head[position] != '\n') {
-      ++position;
-    }
-    return head.substr(start, position - start);
-  };
-  command.builtin = std::string(next_word());
-  if (command.builtin.empty()) return ParseError{raw.line, "`$` needs a built-in command name"};
-  for (std::string_view word = next_word(); !word.empty(); word = next_word()) {
+  std::vector<std::string> words;
+  if (auto error = split_builtin_words(raw, words)) return error;
+  if (words.empty()) return ParseError{raw.line, "`$` needs a built-in command name"};
+  command.builtin = words[0];
+  for (std::size_t i = 1; i < words.size(); ++i) {
     Command::Argument argument;
-    const std::size_t equals = word.find('=');
-    argument.name = std::string(word.substr(0, equals));
-    if (equals != std::string_view::npos) {
-      argument.value = std::string(word.substr(equals + 1));
+    const std::size_t equals = words[i].find('=');
+    argument.name = words[i].substr(0, equals);
+    if (equals != std::string::npos) {
+      argument.value = words[i].substr(equals + 1);
       argument.has_value = true;
+    }
+    for (const Command::Argument& earlier : command.args) {
+      if (earlier.name == argument.name) {
+        return ParseError{raw.line, "argument " + argument.name + " given twice"};
+      }
     }
     command.args.push_back(std::move(argument));
   }

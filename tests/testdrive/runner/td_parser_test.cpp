@@ -144,6 +144,16 @@ TEST_CASE("built-ins: name, arguments and body") {
   CHECK(script.commands[2].args[0].value == "postgres://materialize@${testdrive.materialize-sql-addr}");
 }
 
+TEST_CASE("built-in arguments: quotes group words, duplicates are errors") {
+  const Script script = parse_ok("$ set-regex match=\"u[0-9]+ x\" replacement=\"<ID X>\"\n");
+  REQUIRE(script.commands[0].args.size() == 2);
+  CHECK(script.commands[0].args[0].value == "u[0-9]+ x");
+  CHECK(script.commands[0].args[1].value == "<ID X>");
+  CHECK(parse_error("$ set a=1 a=2\n").message == "argument a given twice");
+  CHECK(parse_error("$ set a=\"open\n").message.find("unterminated quote") != std::string::npos);
+  CHECK(parse_error("$\n").message.find("needs a built-in command name") != std::string::npos);
+}
+
 TEST_CASE("unsupported syntax and stray lines are parse errors") {
   CHECK(parse_error("SELECT 1\n").line == 1);
   CHECK(parse_error("> SELECT 1\n1\n>[version>=13500] SELECT 2\n2\n").message.find("version guard") !=
