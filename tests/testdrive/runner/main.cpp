@@ -14,6 +14,7 @@
 #include "sqllogic/runner/server_target.hpp"
 #include "tests/testdrive/runner/td_options.hpp"
 #include "tests/testdrive/runner/td_parser.hpp"
+#include "tests/testdrive/runner/td_reset.hpp"
 #include "tests/testdrive/runner/td_runner.hpp"
 #include "tests/testdrive/runner/td_values.hpp"
 
@@ -66,6 +67,15 @@ bool run_file(const std::string& file, const tandem::td::Options& options, std::
   }
 
   const tandem::slt::ConnectTarget connect = target.connect_target();
+  if (!options.url.empty() && !options.no_reset) {
+    if (auto reset_error = tandem::td::reset_catalog(connect)) {
+      target.end_file();
+      std::error_code ignored;
+      fs::remove_all(temp_dir, ignored);
+      std::cout << file << ": failed: cannot reset the server (--no-reset skips it): " << *reset_error << '\n';
+      return false;
+    }
+  }
   const std::string address = sql_address(connect.conninfo);
   tandem::td::Variables variables;
   variables.set("testdrive.seed", std::to_string(seed));

@@ -10,7 +10,8 @@ std::string usage_text() {
   return "usage: tandem-td [options] FILE|DIR...\n"
          "Runs testdrive scripts (a DIR means the *.td files in it), each against a\n"
          "fresh tandemd unless --url is given. The last line counts files.\n"
-         "  --url URL               run against an existing server (no reset between files)\n"
+         "  --url URL               run against an existing server, reset before each file\n"
+         "  --no-reset              with --url: do not reset (e.g. for PostgreSQL)\n"
          "  --tandemd PATH          server binary (default: tandemd beside tandem-td)\n"
          "  --server-arg ARG        extra tandemd argument (repeatable)\n"
          "  --default-timeout D     retry budget of a command, e.g. 10s, 500ms (default 10s)\n"
@@ -40,6 +41,8 @@ bool parse_options(int argc, const char* const* argv, Options& options, std::str
     };
     if (arg == "--help" || arg == "-h") {
       options.help = true;
+    } else if (arg == "--no-reset") {
+      options.no_reset = true;
     } else if (arg == "--verbose") {
       options.verbose = true;
     } else if (arg == "--url" || arg == "--tandemd" || arg == "--server-arg" ||

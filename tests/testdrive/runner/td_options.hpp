@@ -17,6 +17,7 @@ struct Options {
   std::chrono::milliseconds default_timeout{std::chrono::seconds(10)};
   std::optional<std::uint32_t> seed;     // --seed: ${testdrive.seed}.
   std::vector<std::pair<std::string, std::string>> vars;  // --var NAME=VALUE: ${arg.NAME}.
+  bool no_reset = false;  // --no-reset: with --url, files share the server's state.
   bool verbose = false;
   bool help = false;
   std::vector<std::string> paths;  // Files, or directories of *.td files.

@@ -17,10 +17,17 @@ TEST_CASE("options") {
   CHECK(options.server_args == std::vector<std::string>{"--workers=2"});
   CHECK(options.paths == std::vector<std::string>{"a.td", "dir"});
 
+  Options url_mode;
+  const char* with_url[] = {"tandem-td", "--url", "postgresql://u@127.0.0.1:1/db", "--no-reset", "x.td"};
+  REQUIRE(parse_options(5, with_url, url_mode, &error));
+  CHECK(url_mode.url == "postgresql://u@127.0.0.1:1/db");
+  CHECK(url_mode.no_reset);
+
   Options defaults;
   const char* plain[] = {"tandem-td", "x.td"};
   REQUIRE(parse_options(2, plain, defaults, &error));
   CHECK(defaults.default_timeout == std::chrono::seconds(10));
+  CHECK_FALSE(defaults.no_reset);
 
   Options bad;
   const char* bad_timeout[] = {"tandem-td", "--default-timeout", "10", "x.td"};
