@@ -27,7 +27,7 @@ url=postgresql://materialize@127.0.0.1:$port/materialize
 bad=0
 
 files=("$dir"/*.td)
-out=$("$td" --url "$url" "${files[@]}" "${files[0]}" 2>&1)
+out=$("$td" --url "$url" --default-timeout 30s "${files[@]}" "${files[0]}" 2>&1)
 echo "$out"
 if [ "$(echo "$out" | tail -1)" != "$(( ${#files[@]} + 1 )) passed, 0 failed" ]; then
   echo "FAIL: with resets, every file should pass on the shared server"; bad=1

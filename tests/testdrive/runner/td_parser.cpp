@@ -118,13 +118,13 @@ std::optional<ParseError> parse_error_expectation(const RawCommand& raw, Command
   const std::string& first = lines[0].second;
   if (first.starts_with("contains:")) {
     expected.match = ErrorExpectation::Match::kContains;
-    expected.text = first.substr(9);
+    expected.text = std::string(trim(std::string_view(first).substr(9)));
   } else if (first.starts_with("exact:")) {
     expected.match = ErrorExpectation::Match::kExact;
-    expected.text = first.substr(6);
+    expected.text = std::string(trim(std::string_view(first).substr(6)));
   } else if (first.starts_with("regex:")) {
     expected.match = ErrorExpectation::Match::kRegex;
-    expected.text = first.substr(6);
+    expected.text = std::string(trim(std::string_view(first).substr(6)));
   } else if (trim(first) == "timeout") {
     expected.match = ErrorExpectation::Match::kTimeout;
   } else {

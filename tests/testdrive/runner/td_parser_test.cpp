@@ -78,9 +78,11 @@ TEST_CASE("error expectations") {
       "regex:unknown catalog item '.*'\n"
       "detail:some detail\n"
       "hint:some hint\n"
+      "! SELECT 2\n"
+      "contains: padded  \n"
       "! SELECT mz_sleep(10)\n"
       "timeout\n");
-  REQUIRE(script.commands.size() == 4);
+  REQUIRE(script.commands.size() == 5);
   using Match = ErrorExpectation::Match;
   CHECK(script.commands[0].kind == CommandKind::kFail);
   CHECK(script.commands[0].error.match == Match::kContains);
@@ -90,7 +92,8 @@ TEST_CASE("error expectations") {
   CHECK(script.commands[2].error.match == Match::kRegex);
   CHECK(script.commands[2].error.detail == std::optional<std::string>("some detail"));
   CHECK(script.commands[2].error.hint == std::optional<std::string>("some hint"));
-  CHECK(script.commands[3].error.match == Match::kTimeout);
+  CHECK(script.commands[3].error.text == "padded");  // Trimmed, as testdrive does.
+  CHECK(script.commands[4].error.match == Match::kTimeout);
 }
 
 TEST_CASE("a bad error expectation is a parse error at its line") {
