@@ -90,6 +90,7 @@ $ set-max-tries max-tries=3
 
 # Waits for something that is not a query, which is why it sleeps.
 $ sleep-is-probably-flaky-i-have-justified-my-need-with-a-comment duration=10ms
+$ random-sleep duration=20ms
 
 # A backslash lets a row start with a sigil.
 > SELECT '>' AS gt, '#' AS hash

@@ -1,6 +1,9 @@
 // FileRunner's built-in (`$`) commands. Arguments and body lines are
 // substituted before use.
 
+#include <algorithm>
+#include <functional>
+#include <random>
 #include <thread>
 
 #include "tests/testdrive/runner/td_runner.hpp"
@@ -96,6 +99,19 @@ std::optional<std::string> FileRunner::run_builtin(const Command& raw) {
     const std::optional<milliseconds> duration = parse_duration(value);
     if (!duration) return "bad duration: " + value + " (e.g. 500ms, 2s)";
     std::this_thread::sleep_for(*duration);
+    return std::nullopt;
+  }
+  if (name == "random-sleep") {
+    // Uniform in [0, duration), drawn from ${testdrive.seed} and the line so
+    // a run can be repeated with --seed.
+    std::string value;
+    if (auto missing = required("duration", value)) return missing;
+    const std::optional<milliseconds> duration = parse_duration(value);
+    if (!duration) return "bad duration: " + value + " (e.g. 500ms, 2s)";
+    const std::string seed = variables_.get("testdrive.seed").value_or("0");
+    std::mt19937_64 random(std::hash<std::string>{}(seed) ^ command.line);
+    const long long bound = std::max<long long>(duration->count(), 1);
+    std::this_thread::sleep_for(milliseconds(static_cast<long long>(random() % bound)));
     return std::nullopt;
   }
   if (name == "skip-if") return builtin_skip_if(command);
