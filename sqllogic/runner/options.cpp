@@ -1,5 +1,7 @@
 #include "sqllogic/runner/options.hpp"
 
+#include "sqllogic/runner/arg_reader.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -19,38 +21,19 @@ std::string usage_text() {
 }
 
 bool parse_options(int argc, const char* const* argv, Options& options, std::string* error) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    bool has_inline_value = false;
-    if (arg.starts_with("--")) {
-      const std::size_t equals = arg.find('=');
-      if (equals != std::string::npos) {
-        value = arg.substr(equals + 1);
-        arg = arg.substr(0, equals);
-        has_inline_value = true;
-      }
-    }
-    auto take_value = [&]() -> bool {
-      if (has_inline_value) return true;
-      if (i + 1 >= argc) {
-        *error = arg + " needs a value";
-        return false;
-      }
-      value = argv[++i];
-      return true;
-    };
+  ArgReader args(argc, argv);
+  std::string value;
+  while (args.next()) {
+    const std::string& arg = args.name();
     if (arg == "--url") {
-      if (!take_value()) return false;
-      options.url = value;
+      if (!args.value(options.url, error)) return false;
     } else if (arg == "--tandemd") {
-      if (!take_value()) return false;
-      options.tandemd_path = value;
+      if (!args.value(options.tandemd_path, error)) return false;
     } else if (arg == "--server-arg") {
-      if (!take_value()) return false;
+      if (!args.value(value, error)) return false;
       options.server_args.push_back(value);
     } else if (arg == "--timeout") {
-      if (!take_value()) return false;
+      if (!args.value(value, error)) return false;
       char* end = nullptr;
       const double seconds = std::strtod(value.c_str(), &end);
       if (value.empty() || *end != '\0' || !(seconds >= 0) || !std::isfinite(seconds)) {

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "sqllogic/runner/arg_reader.hpp"
 #include "tests/testdrive/runner/td_values.hpp"
 
 namespace tandem::td {
@@ -21,62 +22,48 @@ std::string usage_text() {
 }
 
 bool parse_options(int argc, const char* const* argv, Options& options, std::string* error) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    bool has_inline_value = false;
-    if (arg.starts_with("--") && arg.find('=') != std::string::npos) {
-      value = arg.substr(arg.find('=') + 1);
-      arg = arg.substr(0, arg.find('='));
-      has_inline_value = true;
-    }
-    auto take_value = [&]() -> bool {
-      if (has_inline_value) return true;
-      if (i + 1 >= argc) {
-        *error = arg + " needs a value";
-        return false;
-      }
-      value = argv[++i];
-      return true;
-    };
+  slt::ArgReader args(argc, argv);
+  std::string value;
+  while (args.next()) {
+    const std::string& arg = args.name();
     if (arg == "--help" || arg == "-h") {
       options.help = true;
     } else if (arg == "--no-reset") {
       options.no_reset = true;
     } else if (arg == "--verbose") {
       options.verbose = true;
-    } else if (arg == "--url" || arg == "--tandemd" || arg == "--server-arg" ||
-               arg == "--default-timeout" || arg == "--seed" || arg == "--var") {
-      if (!take_value()) return false;
-      if (arg == "--url") {
-        options.url = value;
-      } else if (arg == "--tandemd") {
-        options.tandemd_path = value;
-      } else if (arg == "--server-arg") {
-        options.server_args.push_back(value);
-      } else if (arg == "--default-timeout") {
-        const auto duration = parse_duration(value);
-        if (!duration || duration->count() <= 0) {
-          *error = "bad --default-timeout: " + value + " (e.g. 10s, 500ms)";
-          return false;
-        }
-        options.default_timeout = *duration;
-      } else if (arg == "--seed") {
-        char* end = nullptr;
-        const unsigned long long seed = std::strtoull(value.c_str(), &end, 10);
-        if (value.empty() || *end != '\0' || seed > 0xffffffffULL) {
-          *error = "bad --seed: " + value;
-          return false;
-        }
-        options.seed = static_cast<std::uint32_t>(seed);
-      } else {
-        const std::size_t equals = value.find('=');
-        if (equals == std::string::npos || equals == 0) {
-          *error = "bad --var: " + value + " (NAME=VALUE)";
-          return false;
-        }
-        options.vars.emplace_back(value.substr(0, equals), value.substr(equals + 1));
+    } else if (arg == "--url") {
+      if (!args.value(options.url, error)) return false;
+    } else if (arg == "--tandemd") {
+      if (!args.value(options.tandemd_path, error)) return false;
+    } else if (arg == "--server-arg") {
+      if (!args.value(value, error)) return false;
+      options.server_args.push_back(value);
+    } else if (arg == "--default-timeout") {
+      if (!args.value(value, error)) return false;
+      const auto duration = parse_duration(value);
+      if (!duration || duration->count() <= 0) {
+        *error = "bad --default-timeout: " + value + " (e.g. 10s, 500ms)";
+        return false;
       }
+      options.default_timeout = *duration;
+    } else if (arg == "--seed") {
+      if (!args.value(value, error)) return false;
+      char* end = nullptr;
+      const unsigned long long seed = std::strtoull(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || seed > 0xffffffffULL) {
+        *error = "bad --seed: " + value;
+        return false;
+      }
+      options.seed = static_cast<std::uint32_t>(seed);
+    } else if (arg == "--var") {
+      if (!args.value(value, error)) return false;
+      const std::size_t equals = value.find('=');
+      if (equals == std::string::npos || equals == 0) {
+        *error = "bad --var: " + value + " (NAME=VALUE)";
+        return false;
+      }
+      options.vars.emplace_back(value.substr(0, equals), value.substr(equals + 1));
     } else if (arg.starts_with("--")) {
       *error = "unknown option " + arg;
       return false;
