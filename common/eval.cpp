@@ -96,6 +96,10 @@ Result<Datum> eval_binary(const CallBinary& c, std::span<const Datum> row, EvalC
     case BinaryFunc::kIsNotDistinctFrom:
       if (a.is_null() || b.is_null()) return Datum::from_bool(a.is_null() == b.is_null());
       return Datum::from_bool(compare_datums(a, b) == 0);
+    case BinaryFunc::kFormatType:
+      // format_type(oid, NULL) prints the type without modifiers.
+      if (a.is_null()) return a;
+      return detail::eval_string_binary(c.func, a, b, ctx);
     case BinaryFunc::kNullIf:
       if (a.is_null() || b.is_null()) return a;
       return compare_datums(a, b) == 0 ? Datum::null() : a;

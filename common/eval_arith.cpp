@@ -210,6 +210,9 @@ Result<Datum> eval_binary_strict(BinaryFunc f, const Datum& a, const Datum& b, c
     case BinaryFunc::kTextConcat:
     case BinaryFunc::kLike:
     case BinaryFunc::kILike:
+    case BinaryFunc::kRegexMatch:
+    case BinaryFunc::kRegexMatchCI:
+    case BinaryFunc::kFormatType:
     case BinaryFunc::kStrpos:
     case BinaryFunc::kLeft:
     case BinaryFunc::kRight:

@@ -3,10 +3,13 @@
 // locale's behaviour). Results that are substrings of an argument are
 // returned as views without copying; new strings go to ctx.arena.
 #include <cstring>
+#include <optional>
+#include <regex>
 
 #include "common/eval_internal.hpp"
 #include "common/md5.hpp"
 #include "common/sqlstate.hpp"
+#include "common/types.hpp"
 #include "common/value_io.hpp"
 
 namespace tandem::detail {
@@ -26,6 +29,30 @@ size_t byte_offset(std::string_view s, int64_t chars) {
     --chars;
   }
   return i;
+}
+
+// `s ~ pattern`: PostgreSQL's regular expressions are POSIX AREs; the
+// ECMAScript grammar of std::regex agrees on the patterns clients send
+// (anchors, groups, classes, alternation, quantifiers). The last compiled
+// pattern is kept per thread: a filter evaluates one pattern over many rows.
+Result<Datum> regex_match(std::string_view s, std::string_view pattern, bool case_insensitive) {
+  thread_local std::string cached_pattern;
+  thread_local bool cached_ci = false;
+  thread_local std::optional<std::regex> cached;
+  if (!cached || cached_pattern != pattern || cached_ci != case_insensitive) {
+    try {
+      auto flags = std::regex::ECMAScript;
+      if (case_insensitive) flags |= std::regex::icase;
+      cached.emplace(pattern.begin(), pattern.end(), flags);
+    } catch (const std::regex_error& e) {
+      cached.reset();
+      return Status::error(sqlstate::kInvalidRegularExpression,
+                           "invalid regular expression: " + std::string(e.what()));
+    }
+    cached_pattern.assign(pattern);
+    cached_ci = case_insensitive;
+  }
+  return Datum::from_bool(std::regex_search(s.begin(), s.end(), *cached));
 }
 
 char lower_ascii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
@@ -223,6 +250,14 @@ Result<Datum> eval_string_binary(BinaryFunc f, const Datum& a, const Datum& b, E
     case BinaryFunc::kTextConcat: return concat2(a.as_string(), b.as_string(), ctx.arena);
     case BinaryFunc::kLike: return like(a.as_string(), b.as_string(), false, "\\");
     case BinaryFunc::kILike: return like(a.as_string(), b.as_string(), true, "\\");
+    case BinaryFunc::kRegexMatch: return regex_match(a.as_string(), b.as_string(), false);
+    case BinaryFunc::kRegexMatchCI: return regex_match(a.as_string(), b.as_string(), true);
+    case BinaryFunc::kFormatType: {
+      TypeId id;
+      if (!type_from_oid(static_cast<uint32_t>(a.as_integer()), &id)) return text("???");
+      ColumnType type{id, b.is_null() ? -1 : static_cast<int32_t>(b.as_integer())};
+      return text(ctx.arena.push(format_type(type)));
+    }
     case BinaryFunc::kStrpos: {
       const std::string_view s = a.as_string(), sub = b.as_string();
       const size_t pos = s.find(sub);

@@ -87,6 +87,10 @@ struct Catalog {
     op("!~~", {T::kText, T::kText}, T::kBool, BinaryFunc::kLike, K::kNotBinary);
     op("~~*", {T::kText, T::kText}, T::kBool, BinaryFunc::kILike);
     op("!~~*", {T::kText, T::kText}, T::kBool, BinaryFunc::kILike, K::kNotBinary);
+    op("~", {T::kText, T::kText}, T::kBool, BinaryFunc::kRegexMatch);
+    op("!~", {T::kText, T::kText}, T::kBool, BinaryFunc::kRegexMatch, K::kNotBinary);
+    op("~*", {T::kText, T::kText}, T::kBool, BinaryFunc::kRegexMatchCI);
+    op("!~*", {T::kText, T::kText}, T::kBool, BinaryFunc::kRegexMatchCI, K::kNotBinary);
 
     // Functions.
     fn("mod", {T::kInt2, T::kInt2}, T::kInt2, BinaryFunc::kModInt2);
@@ -157,6 +161,7 @@ struct Catalog {
     fn("ascii", {T::kText}, T::kInt4, UnaryFunc::kAscii);
     fn("chr", {T::kInt4}, T::kText, UnaryFunc::kChr);
     fn("md5", {T::kText}, T::kText, UnaryFunc::kMd5);
+    fn("format_type", {T::kOid, T::kInt4}, T::kText, BinaryFunc::kFormatType);
     fn("md5", {T::kBytea}, T::kText, UnaryFunc::kMd5);
     fn("like_escape", {T::kText, T::kText, T::kText}, T::kBool, VariadicFunc::kLikeEscape);
     fn("ilike_escape", {T::kText, T::kText, T::kText}, T::kBool, VariadicFunc::kILikeEscape);

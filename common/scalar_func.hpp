@@ -65,7 +65,8 @@ namespace tandem {
   X(kDateTruncTimestamp, "date_trunc", true) X(kDateTruncTimestampTz, "date_trunc", true)           \
   X(kDateTruncInterval, "date_trunc", true)                                                         \
   X(kDatePart, "date_part", true) X(kExtract, "extract", true) X(kNullIf, "nullif", false)          \
-  X(kError, "error", false)
+  X(kError, "error", false) X(kRegexMatch, "~", true) X(kRegexMatchCI, "~*", true)                \
+  X(kFormatType, "format_type", false)
 
 #define TANDEM_VARIADIC_FUNCS(X)                                                                  \
   X(kCoalesce, "coalesce", false) X(kGreatest, "greatest", false) X(kLeast, "least", false)        \

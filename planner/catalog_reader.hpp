@@ -13,6 +13,10 @@
 //    SQL text; the planner parses, binds and inlines it. For tables,
 //    materialized views and system relations the planner reads the item's
 //    collection by `id` (a source import in a dataflow).
+//  * A kSystemRelation with `rows` (the builtin catalog relations of
+//    catalog/builtin_relations.hpp) is a constant collection: the planner
+//    binds it as those rows, computed from the catalog snapshot this
+//    reader resolves names in, rather than reading a collection.
 //  * indexes_on(id) lists the indexes on an item whose arrangements exist,
 //    each keyed by expressions over the item's columns (a plain column key is
 //    a ColumnRef).
@@ -20,10 +24,12 @@
 // Threading: one reader per planning call; implementations need not be
 // thread-safe.
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "catalog/relation_desc.hpp"
+#include "common/row.hpp"
 #include "common/scalar_expr.hpp"
 #include "compute/plan/global_id.hpp"
 
@@ -43,6 +49,7 @@ struct CatalogItem {
   std::string name;                // fully qualified, for EXPLAIN and errors
   catalog::RelationDesc desc;
   std::string view_sql;            // kView only: the defining SELECT
+  std::shared_ptr<const std::vector<Row>> rows;  // constant system relations only
 };
 
 class CatalogReader {

@@ -4,6 +4,7 @@
 
 #include "common/eval.hpp"
 #include "common/func_resolve.hpp"
+#include "planner/binder/catalog_functions.hpp"
 #include "planner/binder/expr_binder.hpp"
 #include "planner/read_plan.hpp"
 
@@ -169,6 +170,16 @@ Result<std::shared_ptr<const QueryPlan>> plan_query(const sql::Query& query, std
   auto plan = std::make_shared<QueryPlan>();
   Scope scope;
   ExprBinder binder(scope, &param_types, 0);
+  // Catalog functions and reg* casts read the catalog: such a query is
+  // planned by the read planner (0A000 here hands it over).
+  binder.set_hook([](const sql::Expr& e, ExprBinder&) -> std::optional<Result<ScalarExpr>> {
+    auto* call = e.as<sql::FunctionCall>();
+    auto* cast = e.as<sql::Cast>();
+    if ((call && catalog_function_sql(call->name, call->args.size())) || (cast && !reg_type_name(cast->type).empty())) {
+      return Result<ScalarExpr>(Status::error(sqlstate::kFeatureNotSupported, "catalog functions need the catalog"));
+    }
+    return std::nullopt;
+  });
   const sql::SetExpr& body = query.body;
   if (auto* select = std::get_if<sql::Select>(&body.node)) {
     TANDEM_RETURN_IF_ERROR(plan_select(*select, binder, *plan));

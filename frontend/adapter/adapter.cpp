@@ -11,6 +11,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "catalog/builtin_relations.hpp"
 #include "common/eval_context.hpp"
 #include "common/func_resolve.hpp"
 #include "frontend/adapter/catalog_ops.hpp"
@@ -162,6 +163,9 @@ Result<planner::ReadPlan> describe_read(const sql::Query& query, const SessionCa
 Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, CoordinatorOptions options) {
   std::unique_ptr<Adapter> a(new Adapter());
   TANDEM_ASSIGN_OR_RETURN(a->catalog_, catalog::Catalog::open(store));
+  // Builtin relations first, in a fixed order, so their system ids (and
+  // OIDs) are the same at every boot.
+  TANDEM_RETURN_IF_ERROR(catalog::register_builtin_relations(*a->catalog_));
   auto snapshot = a->catalog_->snapshot();
   const catalog::Cluster* quickstart = snapshot->find_cluster(catalog::kDefaultClusterName);
   if (quickstart != nullptr) {

@@ -182,7 +182,9 @@ Result<compute::DataflowDescription> index_dataflow(Engine& engine, const catalo
   Coordinator* coord = &engine.coordinator;
   ctx.allocate_id = [coord] { return coord->allocate_transient_id(); };
   ctx.as_of = engine.coordinator.read_ts();
-  return planner::plan_index(create, index_id, reader, ctx);
+  auto planned = planner::plan_index(create, index_id, reader, ctx);
+  if (planned.ok()) TANDEM_RETURN_IF_ERROR(reader.refuse_builtin_catalog_relations("an index"));
+  return planned;
 }
 
 // The catalog spec of an index. `desc` is its planned dataflow (for the key).
@@ -563,6 +565,7 @@ Result<catalog::ItemSpec> materialized_view_spec(std::shared_ptr<const catalog::
   spec.cluster = cluster->id;
   SessionCatalog reader(snapshot, path);
   TANDEM_ASSIGN_OR_RETURN(spec.desc, planner::plan_view(create.query, create.columns, reader));
+  TANDEM_RETURN_IF_ERROR(reader.refuse_builtin_catalog_relations("a materialized view"));
   spec.dependencies = reader.resolved_ids();
   spec.details = catalog::MaterializedViewDetails{};
   sql::CreateMaterializedView canonical = create;

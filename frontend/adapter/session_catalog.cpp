@@ -1,5 +1,7 @@
 #include "frontend/adapter/session_catalog.hpp"
 
+#include "catalog/builtin_relations.hpp"
+#include "common/sqlstate.hpp"
 #include "planner/parser/parser.hpp"
 #include "planner/parser/printer.hpp"
 
@@ -44,6 +46,10 @@ const planner::CatalogItem* SessionCatalog::resolve(const std::vector<std::strin
       case catalog::ItemKind::kIndex: slot->kind = planner::ItemKind::kIndex; break;
       case catalog::ItemKind::kSource: slot->kind = planner::ItemKind::kSystemRelation; break;
     }
+    if (catalog::is_builtin_catalog_relation(*found)) {
+      catalog::BuiltinContext context{path_, ""};
+      slot->rows = std::make_shared<const std::vector<Row>>(catalog::builtin_rows(*snapshot_, *found, context));
+    }
   }
   return slot.get();
 }
@@ -52,6 +58,16 @@ std::vector<catalog::ItemId> SessionCatalog::resolved_ids() const {
   std::vector<catalog::ItemId> ids;
   for (const auto& [id, item] : resolved_) ids.push_back(catalog::item_id_from_compute(id));
   return ids;
+}
+
+Status SessionCatalog::refuse_builtin_catalog_relations(std::string_view what) const {
+  for (const auto& [id, item] : resolved_) {
+    if (item->rows) {
+      return Status::error(sqlstate::kFeatureNotSupported,
+                           std::string(what) + " over catalog relation " + item->name + " is not supported");
+    }
+  }
+  return Status::ok();
 }
 
 std::vector<planner::IndexInfo> SessionCatalog::indexes_on(compute::GlobalId id) const {

@@ -26,6 +26,10 @@ class SessionCatalog final : public planner::CatalogReader {
 
   // The items resolved so far (what a view or index being created depends on).
   std::vector<catalog::ItemId> resolved_ids() const;
+  // 0A000 if a builtin catalog relation was resolved: those are constants
+  // computed per read (catalog/builtin_relations.hpp), so `what` (an index,
+  // a materialized view) cannot maintain a result over them.
+  Status refuse_builtin_catalog_relations(std::string_view what) const;
 
  private:
   std::shared_ptr<const catalog::CatalogSnapshot> snapshot_;

@@ -14,6 +14,7 @@
 // WITH RECURSIVE, scalar subqueries that may return several rows).
 // Threading: one binder per statement.
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -95,11 +96,15 @@ class QueryBinder {
   // Wraps `rel` (own width `width` at outer width `outer_width`) in an Apply
   // of the site's subqueries, if any.
   static hir::Rel apply_site(hir::Rel rel, SubquerySite& site);
+  // Catalog functions, reg* casts and COLLATE (binder/catalog_functions.hpp):
+  // the bound expression, or nullopt for any other node.
+  std::optional<Result<ScalarExpr>> bind_catalog_expr(const sql::Expr& e, ExprBinder& binder);
 
   const CatalogReader& catalog_;
   std::vector<ColumnType>* param_types_;
   std::vector<std::map<std::string, Cte>> ctes_;  // innermost WITH last
   int view_depth_ = 0;
+  std::deque<sql::Expr> expansions_;  // catalog function bodies being bound
 };
 
 // Scope helpers shared by the binder files.

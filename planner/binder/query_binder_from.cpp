@@ -139,7 +139,11 @@ Result<QueryBinder::FromItem> QueryBinder::bind_table_name(const sql::TableName&
   } else {
     std::vector<ColumnType> types;
     for (const auto& c : found->desc.columns) types.push_back(c.type);
-    item.rel = hir::Rel{hir::Get{found->id, found->name, types}};
+    if (found->rows) {
+      item.rel = hir::Rel{hir::Constant{*found->rows, types}};
+    } else {
+      item.rel = hir::Rel{hir::Get{found->id, found->name, types}};
+    }
   }
   for (size_t c = 0; c < found->desc.columns.size(); ++c) {
     item.columns.push_back(ScopeColumn{"", found->desc.columns[c].name, found->desc.columns[c].type, level});

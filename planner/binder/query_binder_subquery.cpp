@@ -35,6 +35,7 @@ ExprBinder::Hook QueryBinder::make_hook(SubquerySite* site, const Grouping* grou
       return Result<ScalarExpr>(
           Status::error(sqlstate::kGroupingError, "aggregate functions are not allowed in " + clause));
     }
+    if (auto catalog = bind_catalog_expr(e, b)) return catalog;
     bool subquery = e.as<sql::Subquery>() || e.as<sql::Exists>() || e.as<sql::InSubquery>() ||
                     (e.as<sql::Quantified>() && e.as<sql::Quantified>()->subquery);
     if (!subquery) return std::nullopt;

@@ -187,6 +187,24 @@ Result<Expr> Parser::parse_expr(int min_bp) {
       left = make(op_pos, std::move(call));
       continue;
     }
+    if (w == "operator" && peek_op("(", 1)) {
+      // OPERATOR([schema.]op), as psql writes `OPERATOR(pg_catalog.~)`: the
+      // operator itself with PostgreSQL's precedence for OPERATOR() ("any
+      // other operator"). Only pg_catalog operators exist, so the
+      // qualifier is checked and dropped.
+      if (kOther <= min_bp) break;
+      advance(), advance();
+      if (peek().kind == TokenKind::kWord && peek_op(".", 1)) {
+        if (peek().text != "pg_catalog") return error_here();
+        advance(), advance();
+      }
+      if (peek().kind != TokenKind::kOp || is_punctuation(peek().text)) return error_here();
+      std::string op = advance().text;
+      TANDEM_RETURN_IF_ERROR(expect_op(")"));
+      TANDEM_ASSIGN_OR_RETURN(Expr right, parse_expr(kOther));
+      left = make(op_pos, BinaryOp{std::move(op), std::move(left), std::move(right)});
+      continue;
+    }
     if (w == "collate") {
       if (kCollate <= min_bp) break;
       advance();

@@ -1,0 +1,114 @@
+#pragma once
+// Builtin catalog relations: mz_catalog (mz_databases, mz_schemas,
+// mz_tables, mz_views, mz_materialized_views, mz_indexes, mz_index_columns,
+// mz_columns, mz_objects, mz_clusters, mz_cluster_replicas), pg_catalog
+// (pg_namespace, pg_class, pg_attribute, pg_type, pg_database, pg_index,
+// pg_am, pg_roles, pg_user, pg_settings, pg_description, pg_attrdef,
+// pg_collation, pg_constraint, pg_inherits) and information_schema (tables,
+// columns, schemata), with Materialize's and PostgreSQL's column names.
+//
+// Design: Materialize keeps these as builtin tables that the coordinator
+// writes in the same transaction as each catalog change. tandem instead
+// computes their rows from the catalog snapshot a read is planned against:
+// the planner receives them as a constant collection (the same snapshot the
+// rest of the statement's names resolved in), so they are exact at the
+// statement's catalog version and behave as any relation in joins, views
+// (inlined at each read, hence never stale) and subqueries. What that
+// choice rules out, and refuses with 0A000: indexes, materialized views and
+// (later) SUBSCRIBE over them, since a constant does not change over time.
+//
+// Stable OIDs (PostgreSQL clients join on them): every id in the catalog is
+// persisted and never reused, and OIDs are pure functions of ids, so they
+// are the same after a restart. Ranges (all below 2^31):
+//   roles          mz_system 16661, materialize 16662 (no role catalog yet)
+//   database       materialize 16384
+//   system schemas 16385 + n for s<n> (pg_catalog s2 = 16387, ...)
+//   system items   16400 + n for s<n> (builtins are registered in a fixed
+//                  order at every boot, so their ids are stable too)
+//   user items     20000 + n for u<n> (Materialize's first user OID)
+//   user schemas   1000000000 + n for u<n>
+// Types use PostgreSQL's OIDs (common/types.hpp).
+//
+// Session-dependent rows: mz_internal.mz_search_path_schemas lists the
+// session's effective search path (mz_catalog and pg_catalog first, as
+// name resolution searches them); pg_table_is_visible is defined over it.
+// Threading: pure functions over an immutable snapshot.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog_snapshot.hpp"
+#include "common/row.hpp"
+#include "common/status.hpp"
+
+namespace tandem::catalog {
+
+class Catalog;
+
+inline constexpr uint32_t kMzSystemRoleOid = 16661;
+inline constexpr uint32_t kMaterializeRoleOid = 16662;
+inline constexpr uint32_t kMaterializeDatabaseOid = 16384;
+inline constexpr const char* kMzSystemRoleId = "s1";
+inline constexpr const char* kMaterializeRoleId = "u1";
+inline constexpr const char* kMaterializeDatabaseId = "u1";
+
+uint32_t item_oid(ItemId id);
+uint32_t schema_oid(SchemaId id);
+
+// Registers every builtin relation as a system item (kind kSource), in a
+// fixed order. Coordinator thread, once at boot before replay.
+Status register_builtin_relations(Catalog& catalog);
+
+// True for an item registered by register_builtin_relations.
+bool is_builtin_catalog_relation(const Item& item);
+
+// What rows may depend on besides the snapshot.
+struct BuiltinContext {
+  SearchPath path;
+  std::string user;
+};
+
+// The rows of builtin relation `item` in `snapshot`, column by column as
+// its RelationDesc. REQUIRES: is_builtin_catalog_relation(item).
+std::vector<Row> builtin_rows(const CatalogSnapshot& snapshot, const Item& item, const BuiltinContext& context);
+
+namespace builtin_detail {
+// One generator per relation, split by schema (builtin_mz_catalog.cpp,
+// builtin_pg_catalog.cpp). Each returns rows in its relation's column order.
+using Generator = std::vector<Row> (*)(const CatalogSnapshot&, const BuiltinContext&);
+struct BuiltinColumn {
+  const char* name;
+  TypeId type;
+  bool nullable;
+};
+struct BuiltinRelation {
+  const char* schema;
+  const char* name;
+  std::vector<BuiltinColumn> columns;
+  Generator rows;
+};
+void add_mz_catalog_relations(std::vector<BuiltinRelation>& out);
+void add_pg_catalog_relations(std::vector<BuiltinRelation>& out);
+void add_information_schema_relations(std::vector<BuiltinRelation>& out);
+
+// Helpers shared by the generators.
+std::string owner_id(const Item& item);
+uint32_t owner_oid(const Item& item);
+// The schema an item lives in (nullptr only for a corrupt snapshot).
+const Schema* schema_of(const CatalogSnapshot& snapshot, const Item& item);
+// "table", "view", "materialized-view", "index", "source" as mz_objects
+// prints; builtin catalog relations are tables, as in Materialize.
+std::string object_type(const Item& item);
+// The defining query of a view or materialized view ("SELECT ...;"), or "".
+std::string definition_of(const Item& item);
+Row make_row(std::initializer_list<Datum> datums);
+// Calls `f(item, index, column, table_info)` for every column of every
+// relation (not index) in id order; `table_info` is null except for tables.
+void for_each_column(const CatalogSnapshot& snapshot,
+                     const std::function<void(const Item&, size_t, const Column&, const TableColumnInfo*)>& f);
+Datum text_or_null(const std::optional<std::string>& s);
+}  // namespace builtin_detail
+
+}  // namespace tandem::catalog

@@ -1,0 +1,96 @@
+#include "planner/binder/catalog_functions.hpp"
+
+#include <map>
+
+#include "planner/parser/parser.hpp"
+#include "planner/parser/printer.hpp"
+
+namespace tandem::planner {
+namespace {
+
+// Aliases inside definitions start with mz_ so they cannot capture a column
+// the caller's arguments name.
+const std::map<std::pair<std::string, size_t>, std::string>& definitions() {
+  static const std::map<std::pair<std::string, size_t>, std::string> defs = {
+      {{"pg_table_is_visible", 1},
+       "$1 IN (SELECT mz_c.oid FROM pg_catalog.pg_class mz_c JOIN mz_internal.mz_search_path_schemas mz_p "
+       "ON mz_p.schema_oid = mz_c.relnamespace)"},
+      {{"pg_type_is_visible", 1}, "$1 IN (SELECT mz_t.oid FROM pg_catalog.pg_type mz_t)"},
+      {{"pg_get_userbyid", 1},
+       "COALESCE((SELECT mz_r.rolname FROM pg_catalog.pg_roles mz_r WHERE mz_r.oid = $1), "
+       "'unknown (OID=' || CAST($1 AS text) || ')')"},
+      {{"obj_description", 1},
+       "(SELECT mz_d.description FROM pg_catalog.pg_description mz_d WHERE mz_d.objoid = $1 AND mz_d.objsubid = 0)"},
+      {{"obj_description", 2},
+       "(SELECT mz_d.description FROM pg_catalog.pg_description mz_d WHERE mz_d.objoid = $1 AND mz_d.objsubid = 0)"},
+      {{"col_description", 2},
+       "(SELECT mz_d.description FROM pg_catalog.pg_description mz_d WHERE mz_d.objoid = $1 AND mz_d.objsubid = $2)"},
+      {{"pg_get_indexdef", 1}, "(SELECT mz_i.create_sql FROM mz_catalog.mz_indexes mz_i WHERE mz_i.oid = $1)"},
+      {{"pg_get_indexdef", 3},
+       "CASE WHEN $2 = 0 THEN (SELECT mz_i.create_sql FROM mz_catalog.mz_indexes mz_i WHERE mz_i.oid = $1) "
+       "ELSE (SELECT COALESCE(mz_k.on_expression, mz_col.name) FROM mz_catalog.mz_indexes mz_i "
+       "JOIN mz_catalog.mz_index_columns mz_k ON mz_k.index_id = mz_i.id "
+       "LEFT JOIN mz_catalog.mz_columns mz_col ON mz_col.id = mz_i.on_id AND mz_col.position = mz_k.on_position "
+       "WHERE mz_i.oid = $1 AND mz_k.index_position = $2) END"},
+      {{"pg_get_viewdef", 1},
+       "(SELECT mz_v.definition FROM (SELECT oid, definition FROM mz_catalog.mz_views UNION ALL "
+       "SELECT oid, definition FROM mz_catalog.mz_materialized_views) mz_v WHERE mz_v.oid = $1)"},
+      {{"pg_get_viewdef", 2},
+       "(SELECT mz_v.definition FROM (SELECT oid, definition FROM mz_catalog.mz_views UNION ALL "
+       "SELECT oid, definition FROM mz_catalog.mz_materialized_views) mz_v WHERE mz_v.oid = $1)"},
+      // pg_attrdef.adbin holds the expression as SQL text.
+      {{"pg_get_expr", 2}, "CAST($1 AS text)"},
+      {{"pg_get_expr", 3}, "CAST($1 AS text)"},
+      {{"pg_encoding_to_char", 1}, "CASE $1 WHEN 6 THEN 'UTF8' ELSE '' END"},
+  };
+  return defs;
+}
+
+}  // namespace
+
+std::optional<std::string> catalog_function_sql(const std::vector<std::string>& name, size_t nargs) {
+  if (name.empty() || name.size() > 2 || (name.size() == 2 && name[0] != "pg_catalog")) return std::nullopt;
+  auto it = definitions().find({name.back(), nargs});
+  if (it == definitions().end()) return std::nullopt;
+  return it->second;
+}
+
+std::string reg_type_name(const sql::TypeName& type) {
+  if (type.array_dims != 0 || type.name.empty() || type.name.size() > 2) return "";
+  if (type.name.size() == 2 && type.name[0] != "pg_catalog") return "";
+  const std::string& n = type.name.back();
+  return n == "regclass" || n == "regnamespace" || n == "regtype" ? n : "";
+}
+
+std::optional<std::string> reg_cast_sql(const sql::TypeName& type) {
+  std::string reg = reg_type_name(type);
+  if (reg == "regclass") return "(SELECT mz_c.relname FROM pg_catalog.pg_class mz_c WHERE mz_c.oid = $1)";
+  if (reg == "regnamespace") {
+    return "(SELECT mz_n.nspname FROM pg_catalog.pg_namespace mz_n WHERE mz_n.oid = $1)";
+  }
+  if (reg == "regtype") return "pg_catalog.format_type($1, NULL)";
+  return std::nullopt;
+}
+
+Result<sql::Expr> expand_definition(std::string_view definition, const std::vector<const sql::Expr*>& args) {
+  std::string text;
+  for (size_t i = 0; i < definition.size(); ++i) {
+    if (definition[i] == '$' && i + 1 < definition.size() && definition[i + 1] >= '1' && definition[i + 1] <= '9') {
+      size_t n = static_cast<size_t>(definition[i + 1] - '1');
+      text += "(" + (n < args.size() ? sql::print(*args[n]) : std::string("NULL")) + ")";
+      ++i;
+    } else {
+      text += definition[i];
+    }
+  }
+  return sql::parse_expression(text);
+}
+
+bool is_supported_collation(const std::vector<std::string>& collation) {
+  if (collation.empty() || collation.size() > 2) return false;
+  if (collation.size() == 2 && collation[0] != "pg_catalog") return false;
+  const std::string& c = collation.back();
+  return c == "default" || c == "C" || c == "POSIX" || c == "c" || c == "posix";
+}
+
+}  // namespace tandem::planner
