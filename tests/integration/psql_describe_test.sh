@@ -71,4 +71,13 @@ check '\dt u*' "          List of relations
 --------+------+-------+-------------
  public | u2   | table | materialize
 (1 row)"
+# OIDs are the same after a restart (user and builtin relations).
+oids="SELECT name || ':' || oid FROM mz_objects WHERE name IN ('t', 'v', 'mz_tables', 'pg_class') ORDER BY 1"
+before=$(psql -X -At -c "$oids")
+kill -TERM $TANDEMD_PID && wait $TANDEMD_PID || true
+"$TANDEMD" --listen 127.0.0.1:$PORT --data-dir "$WORK/data" >>"$WORK/log" 2>&1 &
+TANDEMD_PID=$!
+for _ in $(seq 1 300); do pg_isready -q -h 127.0.0.1 -p $PORT && break; sleep 0.05; done
+after=$(psql -X -At -c "$oids")
+[ "$(echo "$before" | wc -l)" == 4 ] && [ "$before" == "$after" ] || fail "OIDs before/after restart:\n$before\n$after"
 echo "psql_describe_test: ok"
