@@ -49,7 +49,7 @@ struct CatalogItem {
   std::string name;                // fully qualified, for EXPLAIN and errors
   catalog::RelationDesc desc;
   std::string view_sql;            // kView only: the defining SELECT
-  std::shared_ptr<const std::vector<Row>> rows;  // constant system relations only
+  std::shared_ptr<const std::vector<Row>> rows = nullptr;  // constant system relations only
 };
 
 class CatalogReader {
