@@ -46,6 +46,10 @@ std::string ts(Timestamp t) { return std::to_string(t); }
 // Writes one ShardAppend's updates (already validated), one key per time.
 void encode_append(ShardAppend& append, rocksdb::WriteBatch* batch,
                    rocksdb::ColumnFamilyHandle* shards) {
+  if (!append.encoded.empty()) {
+    batch->Put(shards, shard_data_key(append.shard, append.encoded_time, kAppendPart), append.encoded);
+    return;
+  }
   consolidate_updates(&append.updates);
   std::string value;
   for (size_t i = 0; i < append.updates.size();) {
@@ -342,6 +346,13 @@ Status ShardStore::validate(Request& request, Group& g) {
           return Status::error(sqlstate::kInternalError,
                                "append to " + name + " would move its upper back from " +
                                    ts(a.expected_upper) + " to " + ts(a.new_upper));
+        }
+        if (!a.encoded.empty() &&
+            (!a.updates.empty() || a.encoded_time < a.expected_upper || a.encoded_time >= a.new_upper)) {
+          return Status::error(sqlstate::kInternalError,
+                               "append to " + name + " has encoded updates at " + ts(a.encoded_time) +
+                                   " outside [" + ts(a.expected_upper) + ", " + ts(a.new_upper) +
+                                   ") or beside decoded ones");
         }
         for (const Update& u : a.updates) {
           if (u.time < a.expected_upper || u.time >= a.new_upper) {

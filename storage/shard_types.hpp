@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/timestamp.hpp"
@@ -31,10 +32,20 @@ struct Update {
 // An append without updates only advances the upper: that is how an idle
 // table stays readable at "now".
 struct ShardAppend {
+  ShardAppend() = default;
+  ShardAppend(ShardId shard, std::vector<Update> updates, Timestamp expected_upper, Timestamp new_upper)
+      : shard(shard), updates(std::move(updates)), expected_upper(expected_upper), new_upper(new_upper) {}
+
   ShardId shard = 0;
   std::vector<Update> updates;
   Timestamp expected_upper = 0;
   Timestamp new_upper = 0;
+  // Instead of `updates` (not both): updates all at `encoded_time`, already
+  // encoded as one batch value (shard_codec.hpp's append_batch_entry, any
+  // order, not necessarily consolidated: readers consolidate). Writers build
+  // it off the committer's thread and skip a copy and a sort per row.
+  std::string encoded;
+  Timestamp encoded_time = 0;
 };
 
 // What a listener (storage/shard_listener.hpp) delivers: every update with

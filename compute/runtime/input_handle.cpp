@@ -83,6 +83,7 @@ void InputHandle::append_history(std::vector<Chunk>& chunks, Chunk chunk) {
 }
 
 void InputHandle::advance_to(Timestamp frontier) {
+  std::vector<bool> fed(workers_, false);
   {
     std::lock_guard lock(mutex_);
     assert(frontier >= frontier_);
@@ -98,7 +99,10 @@ void InputHandle::advance_to(Timestamp frontier) {
     });
     for (auto& subscription : subscribers_) {
       for (std::size_t w = 0; w < workers_; ++w) {
-        if (auto feed = subscription[w].lock()) feed->push(oks[w], errs[w], frontier_);
+        if (auto feed = subscription[w].lock()) {
+          feed->push(oks[w], errs[w], frontier_);
+          fed[w] = true;
+        }
       }
     }
     for (std::size_t w = 0; w < workers_; ++w) {
@@ -106,7 +110,11 @@ void InputHandle::advance_to(Timestamp frontier) {
       append_history(history_errs_[w], std::move(errs[w]));
     }
   }
-  for (std::size_t w = 0; w < workers_; ++w) waker_(w);
+  // Only a worker with a live feed has anything to do: a table nothing reads
+  // yet only grows its history, and costs no wake-up per write.
+  for (std::size_t w = 0; w < workers_; ++w) {
+    if (fed[w]) waker_(w);
+  }
 }
 
 std::vector<std::shared_ptr<SourceFeed>> InputHandle::subscribe() {

@@ -3,8 +3,9 @@
 //
 // send() buffers updates; advance_to(f) promises no update with time < f
 // will follow, releases the buffered updates to every subscribed dataflow
-// and wakes the workers. Updates are spread over the N workers by row hash
-// (any spread is correct: every stateful operator exchanges by key).
+// and wakes the workers that have a live subscriber. Updates are spread over
+// the N workers by row hash (any spread is correct: every stateful operator
+// exchanges by key).
 // A dataflow subscribing later first receives the whole history (the log
 // stands in for a storage snapshot; a real source replays from its shard).
 // Released updates are kept once, per worker, as shared read-only chunks

@@ -542,16 +542,21 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
   co_return not_supported_yet(s);
 }
 
-awaitable<Result<ExecResult>> Adapter::copy_in(const PreparedStatement& statement, std::string data,
-                                               CancelToken& cancel) {
-  // Parsed and packed on the session's thread; the coordinator only
-  // sequences the ready write.
-  EvalContext ctx;
-  init_eval_context(ctx, cancel);
+Result<std::unique_ptr<CopyInBuilder>> Adapter::begin_copy_in(const PreparedStatement& statement,
+                                                              CancelToken& cancel) {
+  // Parsed and packed on the session's thread as the data arrives; the
+  // coordinator only sequences the ready write.
+  auto builder = std::make_unique<CopyInBuilder>(statement.copy_in);
+  init_eval_context(builder->context(), cancel);
+  TANDEM_RETURN_IF_ERROR(builder->start());
+  return builder;
+}
+
+awaitable<Result<ExecResult>> Adapter::finish_copy_in(std::unique_ptr<CopyInBuilder> builder) {
   size_t count = 0;
-  auto write = evaluate_copy_in(*statement.copy_in, data, ctx, &count);
+  auto write = builder->finish(&count);
   if (!write.ok()) co_return write.status();
-  std::string().swap(data);
+  builder.reset();
   std::vector<TableWrite> writes;
   writes.push_back(std::move(*write));
   auto committed = co_await commit_from_session(coordinator_.get(), std::move(writes));

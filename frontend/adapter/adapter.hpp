@@ -24,6 +24,7 @@
 #include "common/status.hpp"
 #include "frontend/adapter/exec_result.hpp"
 #include "frontend/adapter/prepared_statement.hpp"
+#include "frontend/adapter/table_copy.hpp"
 #include "frontend/coord/coordinator.hpp"
 #include "frontend/server/cancel_registry.hpp"
 #include "frontend/session/session.hpp"
@@ -66,9 +67,10 @@ class Adapter {
                                                      const Row& params, CancelToken& cancel,
                                                      boost::asio::thread_pool& blocking_pool);
 
-  // COPY FROM STDIN, at CopyDone: writes the received data to the table.
-  boost::asio::awaitable<Result<ExecResult>> copy_in(const PreparedStatement& statement, std::string data,
-                                                     CancelToken& cancel);
+  // COPY FROM STDIN: at CopyInResponse, the builder the connection feeds
+  // each CopyData to; at CopyDone, writes its rows to the table.
+  Result<std::unique_ptr<CopyInBuilder>> begin_copy_in(const PreparedStatement& statement, CancelToken& cancel);
+  boost::asio::awaitable<Result<ExecResult>> finish_copy_in(std::unique_ptr<CopyInBuilder> builder);
 
   // COMMIT, ROLLBACK and friends: the statements a failed transaction accepts.
   static bool ends_transaction(const sql::ParsedStatement& statement);

@@ -113,10 +113,17 @@ Result<CopyFormat> copy_format_from_options(const std::vector<sql::Option>& opti
   return f;
 }
 
-Status for_each_copy_row(std::string_view data, const CopyFormat& f, const CopyRowFn& fn) {
-  size_t line = 0;
+namespace {
+
+// Splits `data` (whole records only, except at the end of the input) into
+// rows. `*line` counts the lines before `data` and is advanced; the header,
+// while `*skip_header`, is skipped; `*ended` is set at the text format's
+// `\.` end marker (the rest of the input is ignored).
+Status split_records(std::string_view data, const CopyFormat& f, const CopyRowFn& fn, size_t* line_count,
+                     bool* skip_header_state, bool* ended) {
+  size_t& line = *line_count;
+  bool& skip_header = *skip_header_state;
   size_t pos = 0;
-  bool skip_header = f.header;
   std::string scratch;
   std::vector<std::optional<std::string_view>> fields;
   while (pos < data.size()) {
@@ -128,7 +135,10 @@ Status for_each_copy_row(std::string_view data, const CopyFormat& f, const CopyR
       std::string_view text = data.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
       pos = end == std::string_view::npos ? data.size() : end + 1;
       if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-      if (text == "\\.") break;
+      if (text == "\\.") {
+        *ended = true;
+        break;
+      }
       if (scratch.capacity() < text.size()) scratch.reserve(text.size() * 2);
       TANDEM_RETURN_IF_ERROR(split_text_line(text, line, f, scratch, fields));
       TANDEM_RETURN_IF_ERROR(fn(line, fields));
@@ -185,7 +195,10 @@ Status for_each_copy_row(std::string_view data, const CopyFormat& f, const CopyR
         scratch.push_back(c);
       }
     }
-    if (fields.size() == 1 && fields[0] && *fields[0] == "\\.") break;
+    if (fields.size() == 1 && fields[0] && *fields[0] == "\\.") {
+      *ended = true;
+      break;
+    }
     if (skip_header) {
       skip_header = false;
       continue;
@@ -193,6 +206,63 @@ Status for_each_copy_row(std::string_view data, const CopyFormat& f, const CopyR
     if (!fields.empty()) TANDEM_RETURN_IF_ERROR(fn(first_line, fields));
   }
   return Status::ok();
+}
+
+}  // namespace
+
+Status for_each_copy_row(std::string_view data, const CopyFormat& f, const CopyRowFn& fn) {
+  size_t line = 0;
+  bool skip_header = f.header;
+  bool ended = false;
+  return split_records(data, f, fn, &line, &skip_header, &ended);
+}
+
+size_t CopyRowSplitter::complete_prefix(std::string_view data) {
+  if (!format_.csv) {
+    size_t end = data.rfind('\n');
+    return end == std::string_view::npos ? 0 : end + 1;
+  }
+  // CSV: a newline ends a record only outside quotes. The quote state is
+  // carried across pieces from where the unparsed part starts.
+  size_t complete = 0;
+  for (size_t i = scanned_; i < data.size(); ++i) {
+    char c = data[i];
+    if (in_quote_) {
+      if (c == format_.escape && c != format_.quote && i + 1 < data.size() && data[i + 1] == format_.quote) {
+        ++i;
+      } else if (c == format_.escape && c != format_.quote && i + 1 == data.size()) {
+        scanned_ = i;  // decide with the next piece
+        return complete;
+      } else if (c == format_.quote) {
+        in_quote_ = false;
+      }
+    } else if (c == format_.quote) {
+      in_quote_ = true;
+    } else if (c == '\n') {
+      complete = i + 1;
+    }
+  }
+  scanned_ = data.size();
+  return complete;
+}
+
+Status CopyRowSplitter::feed(std::string_view piece) {
+  if (ended_) return Status::ok();
+  pending_.append(piece);
+  size_t complete = complete_prefix(pending_);
+  if (complete == 0) return Status::ok();
+  TANDEM_RETURN_IF_ERROR(
+      split_records(std::string_view(pending_).substr(0, complete), format_, fn_, &lines_, &skip_header_, &ended_));
+  pending_.erase(0, complete);
+  scanned_ -= std::min(scanned_, complete);
+  return Status::ok();
+}
+
+Status CopyRowSplitter::finish() {
+  if (ended_ || pending_.empty()) return Status::ok();
+  Status s = split_records(pending_, format_, fn_, &lines_, &skip_header_, &ended_);
+  pending_.clear();
+  return s;
 }
 
 Result<std::vector<CopyRow>> parse_copy_data(std::string_view data, const CopyFormat& format) {

@@ -39,6 +39,31 @@ struct CopyRow {
 using CopyRowFn = std::function<Status(size_t line, const std::vector<std::optional<std::string_view>>& fields)>;
 Status for_each_copy_row(std::string_view data, const CopyFormat& format, const CopyRowFn& fn);
 
+// The same split over input that arrives in pieces (CopyData messages cut
+// anywhere): feed() passes every record completed so far to `fn`, finish()
+// the last one. Line numbers run across pieces; after the text format's
+// `\.` marker the rest is ignored. Keeps only the unfinished record.
+class CopyRowSplitter {
+ public:
+  CopyRowSplitter(CopyFormat format, CopyRowFn fn)
+      : format_(std::move(format)), fn_(std::move(fn)), skip_header_(format_.header) {}
+  Status feed(std::string_view piece);
+  Status finish();
+
+ private:
+  // The length of `data`'s prefix made of whole records.
+  size_t complete_prefix(std::string_view data);
+
+  CopyFormat format_;
+  CopyRowFn fn_;
+  std::string pending_;
+  size_t lines_ = 0;
+  bool skip_header_;
+  bool ended_ = false;
+  size_t scanned_ = 0;     // CSV: how far pending_ was scanned for quotes
+  bool in_quote_ = false;  // CSV: the quote state at scanned_
+};
+
 // Splits the whole COPY FROM input (the concatenated CopyData payloads).
 // The text format's `\.` end marker ends the data. Errors: 22P04
 // ("bad copy file format") with the line number.

@@ -27,57 +27,67 @@ Result<std::shared_ptr<const BoundCopyIn>> bind_copy_in(const catalog::CatalogSn
   return std::shared_ptr<const BoundCopyIn>(std::move(bound));
 }
 
-Result<TableWrite> evaluate_copy_in(const BoundCopyIn& copy, std::string_view data, EvalContext& ctx, size_t* count) {
-  const BoundInsert& t = *copy.target;
-  std::vector<Datum> defaults;
-  for (const auto& e : t.defaults) {
-    TANDEM_ASSIGN_OR_RETURN(Datum d, eval(e, {}, ctx));
-    defaults.push_back(d);
-  }
-  auto context = [&](size_t line, size_t column) {
-    return "COPY " + t.table_name + ", line " + std::to_string(line) + ", column " + t.desc.columns[column].name;
-  };
-  TableWrite write;
-  write.table = t.table;
-  RowArena arena;
-  std::vector<Datum> full;
-  size_t rows = 0;
-  TANDEM_RETURN_IF_ERROR(for_each_copy_row(data, copy.format, [&](size_t line, const auto& fields) -> Status {
-    if (fields.size() != t.targets.size()) {
-      std::string what = fields.size() < t.targets.size()
-                             ? "missing data for column \"" + t.desc.columns[t.targets[fields.size()]].name + "\""
-                             : std::string("extra data after last expected column");
-      return Status::error("22P04", what).with_detail("COPY " + t.table_name + ", line " + std::to_string(line));
-    }
-    full.assign(defaults.begin(), defaults.end());
-    for (size_t i = 0; i < t.targets.size(); ++i) {
-      size_t column = t.targets[i];
-      if (!fields[i]) {
-        full[column] = Datum::null();
-        continue;
-      }
-      auto d = parse_datum(*fields[i], t.desc.columns[column].type, arena);
-      if (!d.ok()) {
-        Status s = d.status();
-        return Status::error(s.sqlstate(), s.message())
-            .with_detail(context(line, column) + ": \"" + std::string(*fields[i]) + "\"");
-      }
-      full[column] = *d;
-    }
-    for (size_t c = 0; c < full.size(); ++c) {
-      if (full[c].is_null() && t.not_null[c]) {
-        return Status::error(sqlstate::kNotNullViolation, "null value in column \"" + t.desc.columns[c].name +
-                                                              "\" of relation \"" + t.table_name +
-                                                              "\" violates not-null constraint")
-            .with_detail("COPY " + t.table_name + ", line " + std::to_string(line));
-      }
-    }
-    write.updates.emplace_back(Row::pack(full), 1);
-    arena.clear();
-    ++rows;
-    return Status::ok();
-  }));
-  *count = rows;
-  return write;
+CopyInBuilder::CopyInBuilder(std::shared_ptr<const BoundCopyIn> copy)
+    : copy_(std::move(copy)),
+      splitter_(copy_->format, [this](size_t line, const auto& fields) { return add_row(line, fields); }) {
+  write_.table = copy_->target->table;
 }
+
+Status CopyInBuilder::start() {
+  for (const auto& e : copy_->target->defaults) {
+    TANDEM_ASSIGN_OR_RETURN(Datum d, eval(e, {}, ctx_));
+    defaults_.push_back(d);
+  }
+  return Status::ok();
+}
+
+Status CopyInBuilder::feed(std::string_view piece) {
+  if (status_.is_ok()) status_ = splitter_.feed(piece);
+  return status_;
+}
+
+Result<TableWrite> CopyInBuilder::finish(size_t* rows) {
+  if (status_.is_ok()) status_ = splitter_.finish();
+  if (!status_.is_ok()) return status_;
+  *rows = write_.updates.size();
+  return std::move(write_);
+}
+
+Status CopyInBuilder::add_row(size_t line, const std::vector<std::optional<std::string_view>>& fields) {
+  const BoundInsert& t = *copy_->target;
+  if (fields.size() != t.targets.size()) {
+    std::string what = fields.size() < t.targets.size()
+                           ? "missing data for column \"" + t.desc.columns[t.targets[fields.size()]].name + "\""
+                           : std::string("extra data after last expected column");
+    return Status::error("22P04", what).with_detail("COPY " + t.table_name + ", line " + std::to_string(line));
+  }
+  full_.assign(defaults_.begin(), defaults_.end());
+  for (size_t i = 0; i < t.targets.size(); ++i) {
+    size_t column = t.targets[i];
+    if (!fields[i]) {
+      full_[column] = Datum::null();
+      continue;
+    }
+    auto d = parse_datum(*fields[i], t.desc.columns[column].type, arena_);
+    if (!d.ok()) {
+      Status s = d.status();
+      return Status::error(s.sqlstate(), s.message())
+          .with_detail("COPY " + t.table_name + ", line " + std::to_string(line) + ", column " +
+                       t.desc.columns[column].name + ": \"" + std::string(*fields[i]) + "\"");
+    }
+    full_[column] = *d;
+  }
+  for (size_t c = 0; c < full_.size(); ++c) {
+    if (full_[c].is_null() && t.not_null[c]) {
+      return Status::error(sqlstate::kNotNullViolation, "null value in column \"" + t.desc.columns[c].name +
+                                                            "\" of relation \"" + t.table_name +
+                                                            "\" violates not-null constraint")
+          .with_detail("COPY " + t.table_name + ", line " + std::to_string(line));
+    }
+  }
+  write_.updates.emplace_back(Row::pack(full_), 1);
+  arena_.clear();
+  return Status::ok();
+}
+
 }  // namespace tandem::frontend

@@ -1,6 +1,7 @@
 #pragma once
 // COPY t [(cols)] FROM STDIN: binding (target columns, defaults, format) at
-// Parse, and turning the received data into one write at CopyDone. Every
+// Parse, and turning the received data into one write, parsed as it
+// arrives and committed at CopyDone. Every
 // value goes through its column type's input function; the first bad line
 // fails the whole COPY (nothing is written) with an error naming the line.
 // Threading: pure over an immutable catalog snapshot.
@@ -25,7 +26,35 @@ struct BoundCopyIn {
 Result<std::shared_ptr<const BoundCopyIn>> bind_copy_in(const catalog::CatalogSnapshot& snapshot,
                                                         const catalog::SearchPath& path, const sql::Copy& copy);
 
-// The write adding the rows of `data`; `*rows` counts them.
-Result<TableWrite> evaluate_copy_in(const BoundCopyIn& copy, std::string_view data, EvalContext& ctx, size_t* rows);
+// Turns COPY FROM data into one write as it arrives: each piece (a CopyData
+// message, cut anywhere) is split, parsed and packed at once, so the work
+// overlaps the client's sending and only the unfinished record is kept.
+class CopyInBuilder {
+ public:
+  explicit CopyInBuilder(std::shared_ptr<const BoundCopyIn> copy);
+  CopyInBuilder(const CopyInBuilder&) = delete;
+  CopyInBuilder& operator=(const CopyInBuilder&) = delete;
+
+  // Set up by the caller (statement time, cancellation) before start().
+  EvalContext& context() { return ctx_; }
+  // Evaluates the defaults of the columns the data does not provide.
+  Status start();
+  // The first error is final: later calls return it again.
+  Status feed(std::string_view piece);
+  // The write adding every row; `*rows` counts them.
+  Result<TableWrite> finish(size_t* rows);
+
+ private:
+  Status add_row(size_t line, const std::vector<std::optional<std::string_view>>& fields);
+
+  std::shared_ptr<const BoundCopyIn> copy_;
+  EvalContext ctx_;
+  std::vector<Datum> defaults_;
+  std::vector<Datum> full_;
+  RowArena arena_;
+  TableWrite write_;
+  CopyRowSplitter splitter_;
+  Status status_;
+};
 
 }  // namespace tandem::frontend

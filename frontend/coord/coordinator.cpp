@@ -1,8 +1,10 @@
 #include "frontend/coord/coordinator.hpp"
 
+
 #include <boost/asio/post.hpp>
 
 #include "storage/durable_store.hpp"
+#include "storage/shard_codec.hpp"
 
 namespace tandem::frontend {
 namespace asio = boost::asio;
@@ -85,38 +87,39 @@ std::optional<std::string> key_of(RowRef row, const std::vector<size_t>& columns
 
 }  // namespace
 
-void Coordinator::count_keys(Table& table, RowRef row, Diff diff) {
+std::optional<size_t> Coordinator::count_keys(Table& table, RowRef row, Diff diff) {
+  std::optional<size_t> violated;
   for (size_t k = 0; k < table.unique_keys.size(); ++k) {
     auto key = key_of(row, table.unique_keys[k].columns);
     if (!key) continue;
-    Diff& n = table.key_counts[k][*key];
-    n += diff;
-    if (n == 0) table.key_counts[k].erase(*key);
+    auto [it, inserted] = table.key_counts[k].try_emplace(std::move(*key), 0);
+    it->second += diff;
+    if (it->second > 1 && !violated) violated = k;
+    if (it->second == 0) table.key_counts[k].erase(it);
   }
+  return violated;
 }
 
 Status Coordinator::reserve_keys(const std::vector<TableWrite>& writes) {
-  std::vector<const TableWrite*> applied;
-  for (const auto& w : writes) {
-    auto it = tables_.find(w.table);
+  for (size_t w = 0; w < writes.size(); ++w) {
+    auto it = tables_.find(writes[w].table);
     if (it == tables_.end() || it->second.unique_keys.empty()) continue;
     Table& table = it->second;
     // Apply deletes before inserts, so UPDATE of a key's other columns works.
+    // Every key count is at most 1 before a write, so only a key this write
+    // touches can exceed it, and only through an insert (the second pass).
+    std::optional<size_t> violated;
     for (int pass = 0; pass < 2; ++pass) {
-      for (const auto& [row, diff] : w.updates) {
-        if ((diff < 0) == (pass == 0)) count_keys(table, row.ref(), diff);
+      for (const auto& [row, diff] : writes[w].updates) {
+        if ((diff < 0) != (pass == 0)) continue;
+        auto k = count_keys(table, row.ref(), diff);
+        if (k && !violated) violated = k;
       }
     }
-    applied.push_back(&w);
-    for (size_t k = 0; k < table.unique_keys.size(); ++k) {
-      for (const auto& [key, n] : table.key_counts[k]) {
-        if (n <= 1) continue;
-        std::vector<TableWrite> undo;
-        for (const TableWrite* a : applied) undo.push_back(*a);
-        release_keys(undo);
-        return Status::error(sqlstate::kUniqueViolation, "duplicate key value violates unique constraint \"" +
-                                                             table.unique_keys[k].name + "\"");
-      }
+    if (violated) {
+      release_keys({writes.begin(), writes.begin() + static_cast<std::ptrdiff_t>(w) + 1});
+      return Status::error(sqlstate::kUniqueViolation, "duplicate key value violates unique constraint \"" +
+                                                           table.unique_keys[*violated].name + "\"");
     }
   }
   return Status::ok();
@@ -346,10 +349,12 @@ void Coordinator::sequence_write(std::vector<TableWrite> writes, std::function<v
     appends.push_back(storage::ShardAppend{table.shard, {}, upper_, time + 1});
   }
   for (const auto& w : writes) {
-    auto it = index.find(w.table);
-    for (const auto& [row, diff] : w.updates) {
-      appends[it->second].updates.push_back(storage::Update{std::string(row.bytes()), time, diff});
-    }
+    storage::ShardAppend& append = appends[index.find(w.table)->second];
+    append.encoded_time = time;
+    size_t bytes = append.encoded.size();
+    for (const auto& [row, diff] : w.updates) bytes += row.bytes().size() + 12;
+    append.encoded.reserve(bytes);
+    for (const auto& [row, diff] : w.updates) storage::append_batch_entry(&append.encoded, row.bytes(), diff);
   }
   upper_ = time + 1;
   auto shared_writes = std::make_shared<std::vector<TableWrite>>(std::move(writes));

@@ -26,8 +26,10 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -180,13 +182,15 @@ class Coordinator {
     // Per unique key: the key rows present, with their multiplicity. Kept on
     // the coordinator thread in write order, so checks see every earlier
     // write even before it is durable.
-    std::vector<std::map<std::string, Diff>> key_counts;
+    std::vector<std::unordered_map<std::string, Diff>> key_counts;
   };
   // Checks `writes` against the unique keys and, if they pass, applies them
   // to the key counts (undo() reverses that if the commit fails).
   Status reserve_keys(const std::vector<TableWrite>& writes);
   void release_keys(const std::vector<TableWrite>& writes);
-  void count_keys(Table& table, RowRef row, Diff diff);
+  // Adds `diff` to the counts of `row`'s keys; the first constraint whose
+  // key now counts more than once, if any.
+  std::optional<size_t> count_keys(Table& table, RowRef row, Diff diff);
   struct MaterializedView {
     storage::ShardId shard = 0;
     uint64_t cluster = 0;

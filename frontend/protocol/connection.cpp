@@ -597,8 +597,12 @@ awaitable<void> Connection::on_execute(const pgwire::Execute& m) {
   }
 }
 
-awaitable<Result<std::string>> Connection::read_copy_data() {
-  std::string data;
+awaitable<Status> Connection::read_copy_data(CopyInBuilder* builder) {
+  // After a bad record the rest of the data is read and dropped up to
+  // CopyDone, then the error is reported: nothing is written. Without a
+  // builder the data is only drained.
+  Status failed;
+  size_t received = 0;
   for (;;) {
     auto r = decoder_.try_decode(pending());
     if (r.needs_more()) {
@@ -615,14 +619,14 @@ awaitable<Result<std::string>> Connection::read_copy_data() {
     size_t consumed = r.consumed();
     auto& message = r.message();
     if (auto* d = std::get_if<pgwire::CopyData>(&message)) {
-      if (data.size() + d->data.size() > context_.options.max_message_size * 16) {
-        consume(consumed);
-        co_return Status::error(sqlstate::kProgramLimitExceeded, "COPY data exceeds the size limit");
+      received += d->data.size();
+      if (failed.is_ok() && received > context_.options.max_message_size * 16) {
+        failed = Status::error(sqlstate::kProgramLimitExceeded, "COPY data exceeds the size limit");
       }
-      data.append(d->data);
+      if (failed.is_ok() && builder != nullptr) failed = builder->feed(d->data);
     } else if (std::holds_alternative<pgwire::CopyDone>(message)) {
       consume(consumed);
-      co_return data;
+      co_return failed;
     } else if (auto* f = std::get_if<pgwire::CopyFail>(&message)) {
       std::string reason(f->message);
       consume(consumed);
@@ -668,9 +672,14 @@ awaitable<Status> Connection::run_copy(const PreparedStatement& statement, const
   }
   writer_.copy_in_response(0, formats);
   co_await flush();
-  auto data = co_await read_copy_data();
-  if (!data.ok()) co_return data.status();
-  auto done = co_await context_.adapter.copy_in(statement, std::move(*data), *session_->cancel_token());
+  auto builder = context_.adapter.begin_copy_in(statement, *session_->cancel_token());
+  if (!builder.ok()) {
+    co_await read_copy_data(nullptr);  // the client still sends its data
+    co_return builder.status();
+  }
+  Status received = co_await read_copy_data(builder->get());
+  if (!received.is_ok()) co_return received;
+  auto done = co_await context_.adapter.finish_copy_in(std::move(*builder));
   if (!done.ok()) co_return done.status();
   writer_.command_complete(done->tag);
   co_return Status::ok();

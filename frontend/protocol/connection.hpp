@@ -61,7 +61,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void on_close(const pgwire::Close& m);
   // COPY TO STDOUT / FROM STDIN after the statement ran.
   boost::asio::awaitable<Status> run_copy(const PreparedStatement& statement, const ExecResult& result);
-  boost::asio::awaitable<Result<std::string>> read_copy_data();
+  boost::asio::awaitable<Status> read_copy_data(CopyInBuilder* builder);
   void on_sync();
   void ready_for_query();
 

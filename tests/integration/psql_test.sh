@@ -52,4 +52,21 @@ echo "$err" | grep -q 'invalid input syntax for type integer: "x"' || fail "expe
 echo "$err" | grep -q 'line 2' || fail "the COPY error should name line 2: $err"
 count=$(psql -X -At -c "SELECT count(*) FROM c")
 [ "$count" == "4" ] || fail "a failed COPY wrote rows: count=$count"
+# A large COPY arrives in many CopyData messages and is parsed as it comes:
+# a bad line near the end still names its line, writes nothing, and the
+# session goes on; the good file then lands whole.
+python3 -c "
+for i in range(10, 120010): print(f'{i}\trow {i}' if i != 119000 else 'bad\tline')
+" >"$WORK/big_bad.txt"
+sed 's/^bad\tline$/119000\trow 119000/' "$WORK/big_bad.txt" >"$WORK/big.txt"
+out=$(psql -X -At <<SQL 2>&1
+\copy c FROM '$WORK/big_bad.txt'
+SELECT count(*) FROM c;
+SQL
+) || true
+echo "$out" | grep -q 'line 118991' || fail "the COPY error should name line 118991: $out"
+echo "$out" | grep -qx '4' || fail "a failed large COPY wrote rows, or the session ended: $out"
+psql -X -q -v ON_ERROR_STOP=1 -c "\copy c FROM '$WORK/big.txt'" || fail "the large COPY failed"
+out=$(psql -X -At -c "SELECT count(*), sum(a) FROM c")
+[ "$out" == "120004|$(python3 -c 'print(10 + sum(range(10, 120010)))')" ] || fail "large COPY: $out"
 echo "psql test passed"
