@@ -142,6 +142,10 @@ Result<Datum> eval_variadic(const CallVariadic& c, std::span<const Datum> row, E
       if (!ctx.mz_now) return Status::error(sqlstate::kFeatureNotSupported, "mz_now() is not available in this context");
       return Datum::from_mz_timestamp(*ctx.mz_now);
     case VariadicFunc::kPi: return Datum::from_float64(3.14159265358979323846);
+    case VariadicFunc::kParameter:
+      // A generic plan's placeholder is replaced by its value before
+      // evaluation (planner/prepared_lookup.hpp).
+      return Status::error(sqlstate::kInternalError, "an unbound parameter was evaluated");
     default: break;
   }
   // Small argument lists stay on the stack.

@@ -37,7 +37,9 @@ bool func_is_strict(BinaryFunc f) { return kBinaryStrict[idx(f)]; }
 bool func_is_strict(VariadicFunc f) { return kVariadicStrict[idx(f)]; }
 bool func_is_foldable(UnaryFunc f) { return f != UnaryFunc::kPgSleep; }
 bool func_is_foldable(BinaryFunc f) { return f != BinaryFunc::kError; }
-bool func_is_foldable(VariadicFunc f) { return f != VariadicFunc::kNow && f != VariadicFunc::kMzNow; }
+bool func_is_foldable(VariadicFunc f) {
+  return f != VariadicFunc::kNow && f != VariadicFunc::kMzNow && f != VariadicFunc::kParameter;
+}
 
 bool func_is_operator(BinaryFunc f) {
   const std::string_view n = func_name(f);

@@ -74,7 +74,7 @@ namespace tandem {
   X(kReplace, "replace", true) X(kLpad, "lpad", true) X(kRpad, "rpad", true)                        \
   X(kSplitPart, "split_part", true) X(kLikeEscape, "like_escape", true)                             \
   X(kILikeEscape, "ilike_escape", true) X(kNow, "now", false) X(kPi, "pi", false)        \
-  X(kMzNow, "mz_now", false)
+  X(kMzNow, "mz_now", false) X(kParameter, "parameter", false)
 
 #define TANDEM_ENUM_ENTRY(name, printed, strict) name,
 enum class UnaryFunc : uint16_t { TANDEM_UNARY_FUNCS(TANDEM_ENUM_ENTRY) };
@@ -92,7 +92,10 @@ std::string_view func_id(VariadicFunc f);
 bool func_is_strict(UnaryFunc f);
 bool func_is_strict(BinaryFunc f);
 bool func_is_strict(VariadicFunc f);
-// Volatile/stable calls (now, pg_sleep) are never constant-folded.
+// Volatile/stable calls (now, pg_sleep) are never constant-folded, nor is
+// parameter(i): the placeholder for parameter $i+1 in a prepared
+// statement's generic plan (planner/prepared_lookup.hpp), which evaluation
+// never sees (it is replaced by the parameter's value first).
 bool func_is_foldable(UnaryFunc f);
 bool func_is_foldable(VariadicFunc f);
 // error(sqlstate, message) raises its error when evaluated; never folded,

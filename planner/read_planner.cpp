@@ -6,31 +6,34 @@
 #include "planner/explain/plan_trace.hpp"
 #include "planner/lowering/decorrelate.hpp"
 #include "planner/lowering/lir_lowering.hpp"
+#include "planner/prepared_lookup.hpp"
 
 namespace tandem::planner {
 namespace {
 
+// Calls `f` on `e` and then on each of its subexpressions (those of what
+// `f` left in place of `e`). `Expr` is ScalarExpr or const ScalarExpr.
+template <class Expr, class F>
+void walk_scalar(Expr& e, const F& f) {
+  f(e);
+  if (auto* u = std::get_if<CallUnary>(&e.node)) walk_scalar(*u->arg, f);
+  if (auto* b = std::get_if<CallBinary>(&e.node)) {
+    walk_scalar(*b->lhs, f);
+    walk_scalar(*b->rhs, f);
+  }
+  if (auto* v = std::get_if<CallVariadic>(&e.node)) {
+    for (auto& a : v->args) walk_scalar(a, f);
+  }
+  if (auto* i = std::get_if<IfExpr>(&e.node)) {
+    walk_scalar(*i->cond, f);
+    walk_scalar(*i->then, f);
+    walk_scalar(*i->els, f);
+  }
+}
+
 // Calls `f` on every scalar expression of `rel`, subexpressions included.
 void for_each_scalar(hir::Rel& rel, const std::function<void(ScalarExpr&)>& f) {
-  hir::for_each_expr(rel, [&](ScalarExpr& e) {
-    std::function<void(ScalarExpr&)> walk = [&](ScalarExpr& x) {
-      f(x);
-      if (auto* u = std::get_if<CallUnary>(&x.node)) walk(*u->arg);
-      if (auto* b = std::get_if<CallBinary>(&x.node)) {
-        walk(*b->lhs);
-        walk(*b->rhs);
-      }
-      if (auto* v = std::get_if<CallVariadic>(&x.node)) {
-        for (auto& a : v->args) walk(a);
-      }
-      if (auto* i = std::get_if<IfExpr>(&x.node)) {
-        walk(*i->cond);
-        walk(*i->then);
-        walk(*i->els);
-      }
-    };
-    walk(e);
-  });
+  hir::for_each_expr(rel, [&](ScalarExpr& e) { walk_scalar(e, f); });
 }
 
 // Replaces parameter references by their values (typed literals).
@@ -78,10 +81,9 @@ Result<int64_t> eval_count(const std::optional<ScalarExpr>& e, const std::vector
   return d.as_int64();
 }
 
-// The optimized MIR of a bound relation.
-Result<mir::Rel> to_mir(hir::Rel rel, const std::vector<ColumnType>& types, const std::vector<Datum>& params,
-                        const OptimizerOptions& options, PlanTrace* trace = nullptr) {
-  TANDEM_RETURN_IF_ERROR(bind_parameters(rel, types, params));
+// The optimized MIR of a bound relation whose parameters are already
+// replaced (by literals, or by placeholders for a generic plan).
+Result<mir::Rel> optimize_bound(hir::Rel rel, const OptimizerOptions& options, PlanTrace* trace) {
   bool temporal = false;
   for_each_scalar(rel, [&](ScalarExpr& e) { temporal = temporal || is_mz_now(e); });
   if (temporal) {
@@ -95,6 +97,13 @@ Result<mir::Rel> to_mir(hir::Rel rel, const std::vector<ColumnType>& types, cons
   TANDEM_ASSIGN_OR_RETURN(mir::Rel optimized, optimize(std::move(m), options));
   if (trace != nullptr) trace->optimized = optimized;
   return optimized;
+}
+
+// The optimized MIR of a bound relation.
+Result<mir::Rel> to_mir(hir::Rel rel, const std::vector<ColumnType>& types, const std::vector<Datum>& params,
+                        const OptimizerOptions& options, PlanTrace* trace = nullptr) {
+  TANDEM_RETURN_IF_ERROR(bind_parameters(rel, types, params));
+  return optimize_bound(std::move(rel), options, trace);
 }
 
 std::vector<ScalarExpr> default_key(const mir::Rel& rel) {
@@ -150,10 +159,36 @@ const mir::Rel* peel_mfp(const mir::Rel& rel, compute::MapFilterProject* mfp) {
   return cur;
 }
 
-// Literal lookups: predicates `key_i = literal` (or an IN list's OR of
-// them) over every key column of the index. Removes them from `mfp`.
-std::optional<std::vector<Row>> literal_keys(const IndexInfo& index, compute::MapFilterProject* mfp) {
-  std::vector<std::vector<Datum>> values(index.key.size());
+bool is_parameter(const ScalarExpr& e) {
+  auto* v = std::get_if<CallVariadic>(&e.node);
+  return v != nullptr && v->func == VariadicFunc::kParameter;
+}
+
+// A lookup value: a literal other than NULL or, for a generic plan, an
+// expression over parameter placeholders and literals only (no columns, no
+// now()/mz_now()).
+bool is_lookup_value(const ScalarExpr& e, bool allow_parameters) {
+  if (auto* lit = std::get_if<Literal>(&e.node)) return !lit->is_null();
+  if (!allow_parameters) return false;
+  bool ok = true;
+  bool parameter = false;
+  walk_scalar(e, [&](const ScalarExpr& x) {
+    if (std::holds_alternative<ColumnRef>(x.node)) ok = false;
+    if (auto* v = std::get_if<CallVariadic>(&x.node)) {
+      if (v->func == VariadicFunc::kParameter) parameter = true;
+      if (v->func == VariadicFunc::kNow || v->func == VariadicFunc::kMzNow) ok = false;
+    }
+  });
+  return ok && parameter;
+}
+
+// Lookups: predicates `key_i = value` (or an IN list's OR of them) over
+// every key column of the index. Removes them from `mfp` and returns each
+// key column's values (see is_lookup_value).
+std::optional<std::vector<std::vector<ScalarExpr>>> key_values(const IndexInfo& index,
+                                                                compute::MapFilterProject* mfp,
+                                                                bool allow_parameters) {
+  std::vector<std::vector<ScalarExpr>> values(index.key.size());
   std::vector<size_t> consumed;
   for (size_t p = 0; p < mfp->predicates.size(); ++p) {
     const ScalarExpr& pred = mfp->predicates[p];
@@ -169,7 +204,7 @@ std::optional<std::vector<Row>> literal_keys(const IndexInfo& index, compute::Ma
     };
     split(pred);
     std::optional<size_t> key_col;
-    std::vector<Datum> lits;
+    std::vector<ScalarExpr> lits;
     bool ok = true;
     for (const ScalarExpr* d : disjuncts) {
       auto* b = std::get_if<CallBinary>(&d->node);
@@ -179,8 +214,8 @@ std::optional<std::vector<Row>> literal_keys(const IndexInfo& index, compute::Ma
       }
       const ScalarExpr* lhs = &*b->lhs;
       const ScalarExpr* rhs = &*b->rhs;
-      if (lhs->is_literal()) std::swap(lhs, rhs);
-      if (!rhs->is_literal() || std::get<Literal>(rhs->node).is_null()) {
+      if (is_lookup_value(*lhs, allow_parameters)) std::swap(lhs, rhs);
+      if (!is_lookup_value(*rhs, allow_parameters)) {
         ok = false;
         break;
       }
@@ -198,7 +233,7 @@ std::optional<std::vector<Row>> literal_keys(const IndexInfo& index, compute::Ma
         break;
       }
       key_col = k;
-      lits.push_back(std::get<Literal>(rhs->node).datum());
+      lits.push_back(*rhs);
     }
     if (!ok || !key_col || !values[*key_col].empty()) continue;
     values[*key_col] = std::move(lits);
@@ -207,23 +242,20 @@ std::optional<std::vector<Row>> literal_keys(const IndexInfo& index, compute::Ma
   for (const auto& v : values) {
     if (v.empty()) return std::nullopt;
   }
-  std::vector<Row> rows{Row()};
-  for (const auto& v : values) {
-    std::vector<Row> next;
-    for (const Row& prefix : rows) {
-      for (const Datum& d : v) {
-        Row r = prefix;
-        std::string bytes(r.bytes());
-        RowPacker packer(&bytes);
-        packer.set_normalize_numeric(true);
-        packer.push(d);
-        next.push_back(Row(std::move(bytes)));
-      }
-    }
-    rows = std::move(next);
-  }
   for (size_t i = consumed.size(); i-- > 0;) mfp->predicates.erase(mfp->predicates.begin() + static_cast<long>(consumed[i]));
-  return rows;
+  return values;
+}
+
+// Literal lookups (key_values without parameters), packed in key order.
+std::optional<std::vector<Row>> literal_keys(const IndexInfo& index, compute::MapFilterProject* mfp) {
+  auto values = key_values(index, mfp, /*allow_parameters=*/false);
+  if (!values) return std::nullopt;
+  std::vector<std::vector<Datum>> datums;
+  for (const auto& column : *values) {
+    datums.emplace_back();
+    for (const ScalarExpr& v : column) datums.back().push_back(std::get<Literal>(v.node).datum());
+  }
+  return pack_lookup_keys(datums);
 }
 
 }  // namespace
@@ -275,6 +307,90 @@ Result<ReadPlan> plan_read(const sql::Query& query, const CatalogReader& catalog
   df.desc.index_exports.push_back({df.index_id, object, default_key(rel)});
   plan.plan = std::move(df);
   return plan;
+}
+
+namespace {
+
+bool contains_parameter(const ScalarExpr& e) {
+  bool found = false;
+  walk_scalar(e, [&](const ScalarExpr& x) { found = found || is_parameter(x); });
+  return found;
+}
+
+// parameter(i) placeholders become ColumnRef i, so that the expression
+// evaluates over the parameter values.
+void placeholders_to_columns(ScalarExpr& e) {
+  walk_scalar(e, [](ScalarExpr& x) {
+    if (!is_parameter(x)) return;
+    const auto& call = std::get<CallVariadic>(x.node);
+    size_t i = static_cast<size_t>(std::get<Literal>(call.args.at(0).node).datum().as_int64());
+    x = ScalarExpr::column(i, call.type);
+  });
+}
+
+}  // namespace
+
+Result<std::optional<PreparedLookup>> plan_prepared_lookup(const sql::Query& query, const CatalogReader& catalog,
+                                                           std::vector<ColumnType>& param_types,
+                                                           const PlanContext& ctx) {
+  QueryBinder binder(catalog, &param_types);
+  Scope none;
+  TANDEM_ASSIGN_OR_RETURN(BoundQuery bound, binder.bind_query(query, none));
+  constexpr size_t kNoEnd = ~size_t{0};
+  for (const auto* count : {&bound.limit, &bound.offset}) {
+    if (*count && hir::references(**count, hir::kParamBase, kNoEnd)) return std::optional<PreparedLookup>();
+  }
+  bool temporal = false;
+  for_each_scalar(bound.rel, [&](ScalarExpr& e) { temporal = temporal || is_mz_now(e); });
+  if (temporal) return std::optional<PreparedLookup>();
+  PreparedLookup lookup;
+  lookup.columns = bound.columns;
+  lookup.finishing.order_by = bound.order_by;
+  lookup.finishing.visible = bound.columns.size();
+  TANDEM_ASSIGN_OR_RETURN(int64_t limit, eval_count(bound.limit, {}, "LIMIT", "2201W", -1));
+  if (limit >= 0) lookup.finishing.limit = limit;
+  TANDEM_ASSIGN_OR_RETURN(lookup.finishing.offset, eval_count(bound.offset, {}, "OFFSET", "2201X", 0));
+  // $i+1 becomes the opaque parameter(i), which the optimizer keeps as is.
+  Status unbound;
+  for_each_scalar(bound.rel, [&](ScalarExpr& x) {
+    auto* c = std::get_if<ColumnRef>(&x.node);
+    if (c == nullptr || c->index < hir::kParamBase) return;
+    size_t i = c->index - hir::kParamBase;
+    if (i >= param_types.size()) {
+      unbound = Status::error(sqlstate::kUndefinedParameter, "there is no parameter $" + std::to_string(i + 1));
+      return;
+    }
+    std::vector<ScalarExpr> index;
+    index.push_back(ScalarExpr::literal(Datum::from_int64(static_cast<int64_t>(i)), ColumnType{TypeId::kInt8}));
+    x = ScalarExpr::variadic(VariadicFunc::kParameter, std::move(index), param_types[i]);
+  });
+  TANDEM_RETURN_IF_ERROR(unbound);
+  TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, optimize_bound(std::move(bound.rel), ctx.optimizer, nullptr));
+
+  compute::MapFilterProject mfp;
+  const mir::Rel* base = peel_mfp(rel, &mfp);
+  auto* get = std::get_if<mir::Get>(&base->node);
+  if (get == nullptr) return std::optional<PreparedLookup>();
+  for (const auto& index : catalog.indexes_on(get->id)) {
+    compute::MapFilterProject candidate = mfp;
+    auto values = key_values(index, &candidate, /*allow_parameters=*/true);
+    if (!values) continue;
+    // The residual MFP runs in compute, which knows no parameters.
+    for (const auto* exprs : {&candidate.expressions, &candidate.predicates}) {
+      for (const ScalarExpr& e : *exprs) {
+        if (contains_parameter(e)) return std::optional<PreparedLookup>();
+      }
+    }
+    for (auto& column : *values) {
+      for (ScalarExpr& v : column) placeholders_to_columns(v);
+    }
+    lookup.collection = get->id;
+    lookup.index_id = index.index_id;
+    lookup.mfp = std::move(candidate);
+    lookup.key_values = std::move(*values);
+    return std::optional<PreparedLookup>(std::move(lookup));
+  }
+  return std::optional<PreparedLookup>();
 }
 
 Result<compute::DataflowDescription> plan_index(const sql::CreateIndex& index, compute::GlobalId index_id,

@@ -104,9 +104,15 @@ class Adapter {
     planner::TimestampDetermination determination;
     std::vector<compute::GlobalId> inputs;
     catalog::ClusterId cluster_id;
+    // compute_index_peek_inline_budget, when already known (else read from
+    // the catalog).
+    std::optional<int64_t> inline_budget;
   };
   Result<TimedPlan> plan_timed(const catalog::SearchPath& path, const std::string& cluster, const sql::Query& query,
                                std::vector<ColumnType> param_types, const Row& params, const ReadTiming& timing);
+  // The timestamp a read of `inputs` picks (planner/timestamp_selection.hpp).
+  Result<planner::TimestampDetermination> determine_timestamp(const std::vector<compute::GlobalId>& inputs,
+                                                              const ReadTiming& timing, Timestamp oracle) const;
   // Plans `query` (by default strict serializable: at the oracle's read
   // timestamp) and peeks its rows (before finishing, which it returns
   // beside them). Runs on any thread.
@@ -120,6 +126,17 @@ class Adapter {
                                                         const sql::Query& query, std::vector<ColumnType> param_types,
                                                         const Row& params, CancelToken& cancel,
                                                         const ReadTiming& timing = {});
+  // Peeks a planned read at its timestamp (peek_query's second half).
+  boost::asio::awaitable<Result<PeekedRows>> peek_timed(TimedPlan timed, CancelToken& cancel);
+  // ---- prepared lookups (prepared_read.cpp)
+  // The statement's cached read plan for the session's catalog, database,
+  // search_path and cluster, planned now if the cache is stale; nullptr when
+  // planning fails (the per-execution planning then reports why).
+  std::shared_ptr<const CachedRead> cached_read(const Session& session, const PreparedStatement& statement,
+                                                const sql::Query& query);
+  // Peeks a prepared lookup with the keys of `params`.
+  boost::asio::awaitable<Result<PeekedRows>> peek_lookup(const CachedRead& cached, const Row& params,
+                                                         CancelToken& cancel, const ReadTiming& timing);
   boost::asio::awaitable<Result<ExecResult>> modify_table(const catalog::SearchPath& path, const std::string& cluster,
                                                           const PreparedStatement& statement, const Row& params,
                                                           CancelToken& cancel);

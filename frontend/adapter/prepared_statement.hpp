@@ -15,6 +15,7 @@
 #include "common/row.hpp"
 #include "common/types.hpp"
 #include "frontend/adapter/exec_result.hpp"
+#include "frontend/adapter/read_plan_cache.hpp"
 #include "frontend/adapter/table_insert.hpp"
 #include "frontend/adapter/table_modify.hpp"
 #include "frontend/adapter/table_copy.hpp"
@@ -32,9 +33,11 @@ struct PreparedStatement {
   std::vector<ResultColumn> result_columns;
   // For constant queries: the plan made at Parse time, executed per Execute.
   std::shared_ptr<const planner::QueryPlan> plan;
-  // For queries over collections: re-planned per execution with the
-  // parameter values, as Materialize does.
+  // For queries over collections: a point lookup is planned once per
+  // catalog version (read_cache); anything else is re-planned per execution
+  // with the parameter values, as Materialize does.
   bool reads_collections = false;
+  mutable ReadPlanCache read_cache;
   // SELECT ... AS OF [AT LEAST] t: evaluated per execution; `parsed` holds
   // the query without it.
   std::optional<sql::AsOf> as_of;

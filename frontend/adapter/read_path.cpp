@@ -77,6 +77,18 @@ Result<Adapter::ReadTiming> Adapter::read_timing(const Session& session, const s
   return timing;
 }
 
+Result<planner::TimestampDetermination> Adapter::determine_timestamp(const std::vector<compute::GlobalId>& inputs,
+                                                                     const ReadTiming& timing,
+                                                                     Timestamp oracle) const {
+  std::vector<planner::TimestampInput> frontiers;
+  for (compute::GlobalId id : inputs) {
+    // An index whose dataflow is still being created has no entry yet: a
+    // strict serializable read waits for it in compute.
+    if (auto f = coordinator_->frontiers().get(id)) frontiers.push_back({id, f->since, f->upper});
+  }
+  return planner::determine_timestamp(frontiers, timing.isolation, timing.when, oracle, timing.transaction_ts);
+}
+
 Result<Adapter::TimedPlan> Adapter::plan_timed(const catalog::SearchPath& path, const std::string& cluster,
                                                const sql::Query& query, std::vector<ColumnType> param_types,
                                                const Row& params, const ReadTiming& timing) {
@@ -100,14 +112,7 @@ Result<Adapter::TimedPlan> Adapter::plan_timed(const catalog::SearchPath& path, 
   TANDEM_ASSIGN_OR_RETURN(out.plan, planner::plan_read(query, reader, types, datums, ctx));
 
   out.inputs = inputs_of(out.plan);
-  std::vector<planner::TimestampInput> frontiers;
-  for (compute::GlobalId id : out.inputs) {
-    // An index whose dataflow is still being created has no entry yet: a
-    // strict serializable read waits for it in compute.
-    if (auto f = coordinator_->frontiers().get(id)) frontiers.push_back({id, f->since, f->upper});
-  }
-  TANDEM_ASSIGN_OR_RETURN(out.determination, planner::determine_timestamp(frontiers, timing.isolation, timing.when,
-                                                                          oracle, timing.transaction_ts));
+  TANDEM_ASSIGN_OR_RETURN(out.determination, determine_timestamp(out.inputs, timing, oracle));
   const Timestamp ts = out.determination.timestamp;
   if (ts != guess && out.plan.uses_mz_now) {
     ctx.as_of = ts;
@@ -127,10 +132,14 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::Search
                                                             const ReadTiming& timing) {
   auto timed = plan_timed(path, cluster, query, std::move(param_types), params, timing);
   if (!timed.ok()) co_return timed.status();
-  planner::ReadPlan& plan = timed->plan;
+  co_return co_await peek_timed(std::move(*timed), cancel);
+}
+
+awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, CancelToken& cancel) {
+  planner::ReadPlan& plan = timed.plan;
   PeekedRows out;
-  out.finishing = plan.finishing;
-  out.timestamp = timed->determination.timestamp;
+  out.finishing = std::move(plan.finishing);
+  out.timestamp = timed.determination.timestamp;
   if (auto* constant = std::get_if<planner::FastPathConstant>(&plan.plan)) {
     out.rows = constant->rows;
     co_return out;
@@ -138,7 +147,7 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::Search
   std::optional<compute::DataflowDescription> dataflow;
   compute::Peek peek;
   peek.time = out.timestamp;
-  const uint64_t cluster_id = cluster_key(timed->cluster_id);
+  const uint64_t cluster_id = cluster_key(timed.cluster_id);
   if (auto* df = std::get_if<planner::PeekDataflow>(&plan.plan)) {
     dataflow = std::move(df->desc);
     peek.target = df->index_id;
@@ -149,7 +158,9 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::Search
     peek.literal_keys = std::move(existing.literal_keys);
     peek.mfp = std::move(existing.mfp);
     // Sealed already: answered on this thread, no hand-off.
-    int64_t budget = catalog_->snapshot()->system_vars().get_int(catalog::kComputeIndexPeekInlineBudget);
+    int64_t budget = timed.inline_budget ? *timed.inline_budget
+                                         : catalog_->snapshot()->system_vars().get_int(
+                                               catalog::kComputeIndexPeekInlineBudget);
     if (auto response = coordinator_->peek_if_ready(cluster_id, peek, static_cast<size_t>(std::max<int64_t>(0, budget)))) {
       if (response->kind == compute::PeekResponse::Kind::kError) co_return response->error;
       out.rows = std::move(response->rows);
@@ -196,13 +207,18 @@ awaitable<Result<ExecResult>> Adapter::read_collections(Session& session, const 
   const auto& query = statement.parsed->statement.as<sql::SelectStatement>()->query;
   auto timing = read_timing(session, statement.as_of);
   if (!timing.ok()) co_return timing.status();
-  catalog::SearchPath path = search_path_of(session.database(), *session.vars().get("search_path"));
-  auto peeked =
-      co_await peek_query(path, session.vars().cluster(), query, statement.param_types, params, cancel, *timing);
-  if (!peeked.ok()) co_return peeked.status();
+  std::optional<Result<PeekedRows>> peeked;
+  if (auto cached = cached_read(session, statement, query); cached && cached->lookup) {
+    peeked.emplace(co_await peek_lookup(*cached, params, cancel, *timing));
+  } else {
+    catalog::SearchPath path = search_path_of(session.database(), *session.vars().get("search_path"));
+    peeked.emplace(
+        co_await peek_query(path, session.vars().cluster(), query, statement.param_types, params, cancel, *timing));
+  }
+  if (!peeked->ok()) co_return peeked->status();
   // The first read of an explicit transaction fixes the timestamp of the rest.
-  if (picks_transaction_ts(session, *timing)) session.set_transaction_ts(peeked->timestamp);
-  auto finished = peeked->finishing.apply(peeked->rows);
+  if (picks_transaction_ts(session, *timing)) session.set_transaction_ts((*peeked)->timestamp);
+  auto finished = (*peeked)->finishing.apply((*peeked)->rows);
   if (!finished.ok()) co_return finished.status();
   // max_result_size bounds what one read may return.
   auto snapshot = catalog_->snapshot();
