@@ -19,6 +19,7 @@ std::shared_ptr<const CachedRead> Adapter::cached_read(const Session& session, c
   const std::string& cluster = session.vars().cluster();
   auto cached = statement.read_cache.get();
   if (cached && cached->planned_under(snapshot->version(), session.database(), *search_path, cluster)) return cached;
+  if (!cached && statement.read_cache.first_use()) return nullptr;
 
   auto resolved = snapshot->resolve_cluster(cluster);
   if (!resolved.ok()) return nullptr;

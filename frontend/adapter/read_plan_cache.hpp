@@ -17,6 +17,7 @@
 // statement is normally used by one session, but a Portal keeps it alive
 // beyond a re-Parse); entries are immutable once published.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -46,6 +47,10 @@ struct CachedRead {
 
 class ReadPlanCache {
  public:
+  // True the first time only. A statement executed once (every query of
+  // the simple protocol) is planned for its values alone; a generic plan
+  // pays off from the second execution on, as in PostgreSQL's plan cache.
+  bool first_use() { return !used_.exchange(true, std::memory_order_relaxed); }
   std::shared_ptr<const CachedRead> get() const {
     std::lock_guard<std::mutex> lock(mu_);
     return entry_;
@@ -56,6 +61,7 @@ class ReadPlanCache {
   }
 
  private:
+  std::atomic<bool> used_{false};
   mutable std::mutex mu_;
   std::shared_ptr<const CachedRead> entry_;  // guarded by mu_
 };
