@@ -44,13 +44,16 @@ void Coordinator::schedule_upper_tick() {
   ticker_->expires_after(options_.upper_interval);
   ticker_->async_wait([this](const boost::system::error_code& ec) {
     if (ec || stopping_) return;
-    auto ts = oracle_->write_ts();
-    if (ts.ok()) advance_all(*ts + 1);
+    advance_all();
     schedule_upper_tick();
   });
 }
 
-void Coordinator::advance_all(Timestamp upper) {
+void Coordinator::advance_all() {
+  std::lock_guard lock(write_mutex_);
+  auto ts = oracle_->write_ts();
+  if (!ts.ok()) return;
+  Timestamp upper = *ts + 1;
   std::vector<storage::ShardAppend> appends;
   for (const auto& [id, table] : tables_) {
     appends.push_back(storage::ShardAppend{table.shard, {}, upper_, upper});
@@ -134,6 +137,9 @@ void Coordinator::release_keys(const std::vector<TableWrite>& writes) {
 }
 
 Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, std::vector<UniqueKey> unique_keys) {
+  // Held throughout: no write is sequenced between the shard catching up
+  // with upper_ and the table joining the tables every write advances.
+  std::lock_guard lock(write_mutex_);
   if (tables_.count(table) != 0) return Status::ok();
   auto shards = shards_->list_shards();
   bool exists = std::find(shards.begin(), shards.end(), shard) != shards.end();
@@ -299,7 +305,10 @@ Status Coordinator::drop_table(compute::GlobalId table) {
   auto it = tables_.find(table);
   if (it == tables_.end()) return Status::ok();
   storage::ShardId shard = it->second.shard;
-  tables_.erase(it);
+  {
+    std::lock_guard lock(write_mutex_);
+    tables_.erase(it);
+  }
   frontiers_.remove(table);
   return shards_->drop_shard(shard);
 }
@@ -313,33 +322,48 @@ Result<std::vector<std::pair<std::string, Diff>>> Coordinator::snapshot(compute:
 }
 
 void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done) {
-  sequence_write(std::move(writes), std::move(done), false);
+  Status sequenced = Status::ok();
+  {
+    std::lock_guard lock(write_mutex_);
+    sequenced = sequence_write(writes, done, false);
+  }
+  if (!sequenced.is_ok()) done(sequenced);
 }
 
 void Coordinator::write_and_ack(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> acked) {
+  // Sequenced right here on the caller's thread when the lane is free, a
+  // thread hop sooner; else by the coordinator thread once a DDL statement
+  // or another writer is done with it. Either order is a valid one: the
+  // lock makes timestamp, key checks and queueing one step.
+  std::unique_lock lock(write_mutex_, std::try_to_lock);
+  if (lock.owns_lock()) {
+    Status sequenced = sequence_write(writes, acked, true);
+    lock.unlock();
+    if (!sequenced.is_ok()) acked(sequenced);
+    return;
+  }
   asio::post(io_, [this, writes = std::move(writes), acked = std::move(acked)]() mutable {
-    sequence_write(std::move(writes), std::move(acked), true);
+    Status sequenced = Status::ok();
+    {
+      std::lock_guard lock(write_mutex_);
+      sequenced = sequence_write(writes, acked, true);
+    }
+    if (!sequenced.is_ok()) acked(sequenced);
   });
 }
 
-void Coordinator::sequence_write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done,
-                                 bool ack_on_commit) {
+Status Coordinator::sequence_write(std::vector<TableWrite>& writes, std::function<void(Result<Timestamp>)>& done,
+                                   bool ack_on_commit) {
   for (const auto& w : writes) {
     if (tables_.count(w.table) == 0) {
-      done(Status::error(sqlstate::kUndefinedTable, "table " + std::to_string(w.table) + " has no storage"));
-      return;
+      return Status::error(sqlstate::kUndefinedTable, "table " + std::to_string(w.table) + " has no storage");
     }
   }
-  Status keys = reserve_keys(writes);
-  if (!keys.is_ok()) {
-    done(keys);
-    return;
-  }
+  TANDEM_RETURN_IF_ERROR(reserve_keys(writes));
   auto ts = oracle_->write_ts();
   if (!ts.ok()) {
     release_keys(writes);
-    done(ts.status());
-    return;
+    return ts.status();
   }
   Timestamp time = *ts;
   std::vector<storage::ShardAppend> appends;
@@ -368,7 +392,10 @@ void Coordinator::sequence_write(std::vector<TableWrite> writes, std::function<v
     }
     asio::post(io_, [this, time, s, shared_writes, done = std::move(done)] {
       if (!s.is_ok()) {
-        release_keys(*shared_writes);
+        {
+          std::lock_guard lock(write_mutex_);
+          release_keys(*shared_writes);
+        }
         done(s);
         return;
       }
@@ -393,6 +420,7 @@ void Coordinator::sequence_write(std::vector<TableWrite> writes, std::function<v
       if (done) done(time);
     });
   });
+  return Status::ok();
 }
 
 }  // namespace tandem::frontend

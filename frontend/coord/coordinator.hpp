@@ -26,6 +26,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <thread>
@@ -106,14 +107,15 @@ class Coordinator {
   // Commits the writes at one new timestamp; `done` gets it (or the error:
   // 23505 when a row would duplicate a unique key, and nothing is written).
   void write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done);
-  // write() for a session thread: callable from any thread, it posts the
-  // write to the coordinator thread, and `acked` runs on the storage
-  // committer thread as soon as the write is durable and the oracle's read
-  // timestamp covers it, a thread hop sooner than write()'s callback. Compute
-  // gets the rows right after (from the coordinator thread), so a read at
-  // that timestamp waits for them as for any time not yet sealed. `acked`
-  // must not touch coordinator state; on an error before the commit it runs
-  // on the coordinator thread.
+  // write() for a session thread: callable from any thread, it sequences
+  // the write on the calling thread when the write lane is free (else posts
+  // it to the coordinator thread), and `acked` runs on the storage committer
+  // thread as soon as the write is durable and the oracle's read timestamp
+  // covers it, a thread hop sooner than write()'s callback. Compute gets the
+  // rows right after (from the coordinator thread), so a read at that
+  // timestamp waits for them as for any time not yet sealed. `acked` must
+  // not touch coordinator state; on an error before the commit it runs on
+  // the calling or the coordinator thread.
   void write_and_ack(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> acked);
 
   // Starts the runtime of cluster `cluster` (a catalog cluster id, packed)
@@ -167,12 +169,22 @@ class Coordinator {
  private:
   Coordinator(CoordinatorOptions options) : options_(options) {}
   void schedule_upper_tick();
-  // write() and write_and_ack(): with `ack_on_commit`, `done` runs on the
-  // committer thread once the write is durable.
-  void sequence_write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done,
-                      bool ack_on_commit);
-  // Moves every table's upper (and compute frontier) to `upper`.
-  void advance_all(Timestamp upper);
+  // write() and write_and_ack(), with write_mutex_ held: takes the writes
+  // and `done` and queues the commit (with `ack_on_commit`, `done` runs on
+  // the committer thread once the write is durable), or returns the error
+  // for the caller to report after unlocking (nothing is taken then).
+  Status sequence_write(std::vector<TableWrite>& writes, std::function<void(Result<Timestamp>)>& done,
+                        bool ack_on_commit);
+  // Moves every table's upper (and compute frontier) to a new timestamp.
+  void advance_all();
+
+  // The write lane: held to take a write timestamp and queue its commit, so
+  // timestamps, uppers and commits stay in one order whichever thread
+  // sequences. Guards upper_, every Table's key_counts, and changes to
+  // tables_' membership (the coordinator thread may read tables_ without
+  // it: only that thread changes it). Never held across a wait for another
+  // thread, except by the coordinator thread's open_table.
+  std::mutex write_mutex_;
 
   struct Table {
     storage::ShardId shard = 0;
