@@ -48,8 +48,7 @@ std::vector<Row> schemas(const CatalogSnapshot& s, const BuiltinContext&) {
 std::vector<const Item*> items_of(const CatalogSnapshot& s, ItemKind kind) {
   std::vector<const Item*> out;
   for (const Item* item : s.items()) {
-    ItemKind k = is_builtin_catalog_relation(*item) ? ItemKind::kTable : item->kind;
-    if (k == kind) out.push_back(item);
+    if (visible_kind(*item) == kind) out.push_back(item);
   }
   return out;
 }
@@ -128,8 +127,9 @@ std::vector<Row> columns(const CatalogSnapshot& s, const BuiltinContext&) {
 std::vector<Row> objects(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   for (const Item* item : s.items()) {
+    std::string type(item_kind_type_name(visible_kind(*item)));
     rows.push_back(make_row({str(item->id.to_string()), oid(item_oid(item->id)), str(schema_id_of(s, *item)),
-                             str(item->name.item), str(object_type(*item)), str(owner_id(*item)),
+                             str(item->name.item), str(type), str(owner_id(*item)),
                              text_or_null(cluster_id_of(*item))}));
   }
   return rows;

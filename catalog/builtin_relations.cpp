@@ -56,6 +56,8 @@ Status register_builtin_relations(Catalog& catalog) {
 
 bool is_builtin_catalog_relation(const Item& item) { return find_relation(item) != nullptr; }
 
+ItemKind visible_kind(const Item& item) { return is_builtin_catalog_relation(item) ? ItemKind::kTable : item.kind; }
+
 std::vector<Row> builtin_rows(const CatalogSnapshot& snapshot, const Item& item, const BuiltinContext& context) {
   const BuiltinRelation* r = find_relation(item);
   return r == nullptr ? std::vector<Row>{} : r->rows(snapshot, context);
@@ -68,12 +70,6 @@ uint32_t owner_oid(const Item& item) { return item.id.is_system() ? kMzSystemRol
 
 const Schema* schema_of(const CatalogSnapshot& snapshot, const Item& item) {
   return snapshot.find_schema(item.name.database, item.name.schema);
-}
-
-std::string object_type(const Item& item) {
-  if (is_builtin_catalog_relation(item)) return "table";
-  std::string type(item_kind_type_name(item.kind));
-  return type;
 }
 
 std::string definition_of(const Item& item) {

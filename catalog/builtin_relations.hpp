@@ -63,6 +63,9 @@ Status register_builtin_relations(Catalog& catalog);
 
 // True for an item registered by register_builtin_relations.
 bool is_builtin_catalog_relation(const Item& item);
+// The kind users see: builtin catalog relations are tables (as in
+// Materialize, where they are builtin tables), everything else its kind.
+ItemKind visible_kind(const Item& item);
 
 // What rows may depend on besides the snapshot.
 struct BuiltinContext {
@@ -98,9 +101,6 @@ std::string owner_id(const Item& item);
 uint32_t owner_oid(const Item& item);
 // The schema an item lives in (nullptr only for a corrupt snapshot).
 const Schema* schema_of(const CatalogSnapshot& snapshot, const Item& item);
-// "table", "view", "materialized-view", "index", "source" as mz_objects
-// prints; builtin catalog relations are tables, as in Materialize.
-std::string object_type(const Item& item);
 // The defining query of a view or materialized view ("SELECT ...;"), or "".
 std::string definition_of(const Item& item);
 Row make_row(std::initializer_list<Datum> datums);

@@ -129,6 +129,7 @@ Result<DdlResult> Catalog::drop_objects(ItemKind kind, std::span<const PartialNa
       }
       return std::move(found).take_status();
     }
+    if ((*found)->id.is_system()) return errors::system_object("item", (*found)->name.to_string());
     if ((*found)->kind != kind) return errors::wrong_kind(**found, kind);
     ids.push_back((*found)->id);
   }

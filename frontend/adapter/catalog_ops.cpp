@@ -4,6 +4,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "catalog/builtin_relations.hpp"
+#include "catalog/catalog_errors.hpp"
 #include "common/func_resolve.hpp"
 #include "planner/binder/expr_binder.hpp"
 #include "planner/parser/name_rewrite.hpp"
@@ -256,6 +258,7 @@ Result<ExecResult> alter_rename(Engine& engine, const catalog::SearchPath& path,
     return r;
   }
   const catalog::Item* item = *found;
+  if (item->id.is_system()) return catalog::errors::system_object("item", item->name.to_string());
   if (item->kind != kind->second.first) {
     return Status::error(sqlstate::kWrongObjectType, "\"" + item->name.item + "\" is not a " +
                                                          std::string(catalog::item_kind_noun(kind->second.first)));
@@ -746,7 +749,8 @@ Result<ExecResult> show_objects(const catalog::CatalogSnapshot& snapshot, const 
   }
   TANDEM_ASSIGN_OR_RETURN(const catalog::Schema* schema, snapshot.resolve_schema(db, schema_name, path));
   std::vector<Row> rows;
-  for (const catalog::Item* item : snapshot.items_in_schema(schema->database, schema->name, kind)) {
+  for (const catalog::Item* item : snapshot.items_in_schema(schema->database, schema->name)) {
+    if (kind && catalog::visible_kind(*item) != *kind) continue;
     if (show.like) {
       // LIKE with % and _ (no escapes): enough for SHOW filters.
       std::function<bool(size_t, size_t)> match = [&](size_t i, size_t j) -> bool {
@@ -759,7 +763,8 @@ Result<ExecResult> show_objects(const catalog::CatalogSnapshot& snapshot, const 
       if (!match(0, 0)) continue;
     }
     if (show.kind == Kind::kObjects) {
-      Datum d[] = {Datum::from_string(item->name.item), Datum::from_string(catalog::item_kind_type_name(item->kind))};
+      Datum d[] = {Datum::from_string(item->name.item),
+                   Datum::from_string(catalog::item_kind_type_name(catalog::visible_kind(*item)))};
       rows.push_back(Row::pack(d));
     } else if (show.kind == Kind::kIndexes) {
       // Materialize's columns: name | on | cluster | key.

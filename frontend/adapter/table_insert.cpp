@@ -1,5 +1,6 @@
 #include "frontend/adapter/table_insert.hpp"
 
+#include "catalog/catalog_errors.hpp"
 #include "common/eval.hpp"
 #include "common/func_resolve.hpp"
 #include "common/value_io.hpp"
@@ -21,6 +22,7 @@ Result<std::shared_ptr<BoundInsert>> bind_insert(const catalog::CatalogSnapshot&
                                                        const catalog::SearchPath& path, const sql::Insert& insert,
                                                        std::vector<ColumnType>& param_types) {
   TANDEM_ASSIGN_OR_RETURN(const catalog::Item* item, snapshot.resolve_item(partial_name(insert.table), path));
+  if (item->id.is_system()) return catalog::errors::system_object("item", item->name.to_string());
   const catalog::TableDetails* table = item->table();
   if (table == nullptr) {
     return Status::error(sqlstate::kWrongObjectType, "cannot insert into " +

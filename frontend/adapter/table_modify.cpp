@@ -1,5 +1,6 @@
 #include "frontend/adapter/table_modify.hpp"
 
+#include "catalog/catalog_errors.hpp"
 #include "common/eval.hpp"
 #include "common/func_resolve.hpp"
 #include "common/value_io.hpp"
@@ -15,6 +16,7 @@ Result<std::shared_ptr<BoundModify>> bind_target(const catalog::CatalogSnapshot&
                                                  const std::string& alias, const sql::Box<sql::Expr>& where,
                                                  const char* verb) {
   TANDEM_ASSIGN_OR_RETURN(const catalog::Item* item, snapshot.resolve_item(partial_name(name), path));
+  if (item->id.is_system()) return catalog::errors::system_object("item", item->name.to_string());
   const catalog::TableDetails* table = item->table();
   if (table == nullptr) {
     return Status::error(sqlstate::kWrongObjectType, std::string("cannot ") + verb + " " +
