@@ -25,11 +25,25 @@ std::vector<Row> pack_lookup_keys(const std::vector<std::vector<Datum>>& values)
 }
 
 Result<std::vector<Row>> PreparedLookup::keys(std::span<const Datum> params) const {
-  EvalContext ctx;
+  if (key_values.size() == 1 && key_values[0].size() == 1) {
+    // The common `key = $n`: no evaluation, one key.
+    if (auto* param = std::get_if<ColumnRef>(&key_values[0][0].node); param && param->index < params.size()) {
+      const Datum& d = params[param->index];
+      std::vector<Row> one;
+      if (d.is_null()) return one;
+      Row& key = one.emplace_back();
+      RowPacker packer(&key);
+      packer.set_normalize_numeric(true);
+      packer.push(d);
+      return one;
+    }
+  }
+  std::optional<EvalContext> ctx;  // its arena allocates: only when evaluating
   std::vector<std::vector<Datum>> values(key_values.size());
   for (size_t k = 0; k < key_values.size(); ++k) {
     for (const ScalarExpr& e : key_values[k]) {
-      TANDEM_ASSIGN_OR_RETURN(Datum d, eval(e, params, ctx));
+      if (!ctx) ctx.emplace();
+      TANDEM_ASSIGN_OR_RETURN(Datum d, eval(e, params, *ctx));
       // `key = NULL` holds for no row.
       if (!d.is_null()) values[k].push_back(d);
     }

@@ -59,7 +59,7 @@ Result<std::vector<ColumnType>> param_types_from_oids(std::span<const uint32_t> 
 }
 
 catalog::SearchPath path_of(const Session& session) {
-  return search_path_of(session.database(), *session.vars().get("search_path"));
+  return search_path_of(session.database(), session.vars().search_path());
 }
 
 bool runs_on_coordinator(const sql::Statement& s) {
@@ -420,6 +420,8 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
       co_return execute_constant(statement, params, cancel, mz_now);
     });
   }
+  // Reads first: a prepared lookup needs neither of the two below.
+  if (statement.reads_collections) co_return co_await read_collections(session, statement, params, cancel);
   auto snapshot = catalog_->snapshot();
   catalog::SearchPath path = path_of(session);
   if (auto* show = s.as<sql::ShowObjects>()) {
@@ -430,7 +432,6 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
   if (auto* explain = s.as<sql::Explain>(); explain && explain->stage == sql::Explain::Stage::kTimestamp) {
     co_return explain_timestamp(session, *explain, statement);
   }
-  if (statement.reads_collections) co_return co_await read_collections(session, statement, params, cancel);
   if (auto* explain = s.as<sql::Explain>()) {
     co_return explain_plan_statement(snapshot, path, session.vars().cluster(), *explain, statement.param_types,
                                      statement.result_columns);

@@ -14,11 +14,10 @@ using boost::asio::awaitable;
 std::shared_ptr<const CachedRead> Adapter::cached_read(const Session& session, const PreparedStatement& statement,
                                                        const sql::Query& query) {
   auto snapshot = catalog_->snapshot();
-  auto search_path = session.vars().get("search_path");
-  if (!search_path.ok()) return nullptr;
+  const std::string& search_path = session.vars().search_path();
   const std::string& cluster = session.vars().cluster();
   auto cached = statement.read_cache.get();
-  if (cached && cached->planned_under(snapshot->version(), session.database(), *search_path, cluster)) return cached;
+  if (cached && cached->planned_under(snapshot->version(), session.database(), search_path, cluster)) return cached;
   if (!cached && statement.read_cache.first_use()) return nullptr;
 
   auto resolved = snapshot->resolve_cluster(cluster);
@@ -26,11 +25,12 @@ std::shared_ptr<const CachedRead> Adapter::cached_read(const Session& session, c
   auto entry = std::make_shared<CachedRead>();
   entry->catalog_version = snapshot->version();
   entry->database = session.database();
-  entry->search_path = *search_path;
+  entry->search_path = search_path;
   entry->cluster = cluster;
   entry->cluster_id = (*resolved)->id;
   entry->inline_budget = snapshot->system_vars().get_int(catalog::kComputeIndexPeekInlineBudget);
-  SessionCatalog reader(snapshot, search_path_of(session.database(), *search_path), entry->cluster_id);
+  entry->max_result_size = snapshot->system_vars().get_bytes(catalog::kMaxResultSize);
+  SessionCatalog reader(snapshot, search_path_of(session.database(), search_path), entry->cluster_id);
   std::vector<ColumnType> types = statement.param_types;
   planner::PlanContext ctx;
   auto planned = planner::plan_prepared_lookup(query, reader, types, ctx);

@@ -208,10 +208,11 @@ awaitable<Result<ExecResult>> Adapter::read_collections(Session& session, const 
   auto timing = read_timing(session, statement.as_of);
   if (!timing.ok()) co_return timing.status();
   std::optional<Result<PeekedRows>> peeked;
-  if (auto cached = cached_read(session, statement, query); cached && cached->lookup) {
+  auto cached = cached_read(session, statement, query);
+  if (cached && cached->lookup) {
     peeked.emplace(co_await peek_lookup(*cached, params, cancel, *timing));
   } else {
-    catalog::SearchPath path = search_path_of(session.database(), *session.vars().get("search_path"));
+    catalog::SearchPath path = search_path_of(session.database(), session.vars().search_path());
     peeked.emplace(
         co_await peek_query(path, session.vars().cluster(), query, statement.param_types, params, cancel, *timing));
   }
@@ -221,13 +222,14 @@ awaitable<Result<ExecResult>> Adapter::read_collections(Session& session, const 
   auto finished = (*peeked)->finishing.apply((*peeked)->rows);
   if (!finished.ok()) co_return finished.status();
   // max_result_size bounds what one read may return.
-  auto snapshot = catalog_->snapshot();
-  int64_t limit = snapshot->system_vars().get_bytes(catalog::kMaxResultSize);
+  int64_t limit = cached ? cached->max_result_size
+                         : catalog_->snapshot()->system_vars().get_bytes(catalog::kMaxResultSize);
   int64_t bytes = 0;
   for (const Row& row : *finished) bytes += static_cast<int64_t>(row.size());
   if (limit > 0 && bytes > limit) {
     co_return Status::error(sqlstate::kProgramLimitExceeded,
-                            "result exceeds max size of " + *snapshot->system_vars().get(catalog::kMaxResultSize));
+                            "result exceeds max size of " +
+                                *catalog_->snapshot()->system_vars().get(catalog::kMaxResultSize));
   }
   ExecResult r;
   r.returns_rows = true;
@@ -243,7 +245,7 @@ Result<ExecResult> Adapter::explain_timestamp(Session& session, const sql::Expla
   std::optional<sql::AsOf> as_of = std::move(query.as_of);
   query.as_of.reset();
   TANDEM_ASSIGN_OR_RETURN(ReadTiming timing, read_timing(session, as_of));
-  catalog::SearchPath path = search_path_of(session.database(), *session.vars().get("search_path"));
+  catalog::SearchPath path = search_path_of(session.database(), session.vars().search_path());
   TANDEM_ASSIGN_OR_RETURN(TimedPlan timed, plan_timed(path, session.vars().cluster(), query, statement.param_types,
                                                       Row(), timing));
   const planner::TimestampDetermination& d = timed.determination;

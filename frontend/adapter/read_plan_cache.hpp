@@ -35,7 +35,9 @@ struct CachedRead {
   std::string search_path;
   std::string cluster;
   catalog::ClusterId cluster_id;
-  int64_t inline_budget = 0;  // compute_index_peek_inline_budget of that version
+  // System parameters of that catalog version.
+  int64_t inline_budget = 0;    // compute_index_peek_inline_budget
+  int64_t max_result_size = 0;  // max_result_size, in bytes
   // nullopt: not a prepared lookup; planned per execution.
   std::optional<planner::PreparedLookup> lookup;
 

@@ -54,8 +54,8 @@ class Session {
   void set_transaction_isolation(std::string level) { transaction_isolation_ = std::move(level); }
   // The level the current statement runs at: the transaction's, else the
   // transaction_isolation variable's.
-  std::string isolation() const {
-    return transaction_isolation_ ? *transaction_isolation_ : *vars_.get("transaction_isolation");
+  const std::string& isolation() const {
+    return transaction_isolation_ ? *transaction_isolation_ : vars_.transaction_isolation();
   }
 
   // Extended protocol objects. The unnamed ("") statement and portal are

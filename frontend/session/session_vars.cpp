@@ -246,5 +246,7 @@ std::vector<std::pair<std::string, std::string>> SessionVars::reported() const {
 }
 
 const std::string& SessionVars::cluster() const { return values_.at("cluster"); }
+const std::string& SessionVars::search_path() const { return values_.at("search_path"); }
+const std::string& SessionVars::transaction_isolation() const { return values_.at("transaction_isolation"); }
 
 }  // namespace tandem::frontend

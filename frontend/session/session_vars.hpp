@@ -50,6 +50,8 @@ class SessionVars {
   int64_t statement_timeout_ms() const { return statement_timeout_ms_; }
   int extra_float_digits() const { return extra_float_digits_; }
   const std::string& cluster() const;
+  const std::string& search_path() const;
+  const std::string& transaction_isolation() const;
 
  private:
   Result<std::string> normalize(const VarDefinition& def, std::string_view value) const;
