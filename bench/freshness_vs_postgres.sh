@@ -18,17 +18,7 @@ source "$(dirname "$0")/lib.sh"
 LATENCY=${TANDEM_LATENCY:-$(dirname "$TANDEMD")/tandem-latency}
 [ -x "$LATENCY" ] || { echo "build tandem-latency first (cmake --build BUILD --target tandem-latency)"; exit 1; }
 
-python3 -c "
-with open('$WORK/t.txt', 'w') as f:
-    for i in range($ROWS):
-        f.write(f'{i % $NGROUPS}\t{i}\n')
-"
-chmod 644 "$WORK/t.txt"
-for sql in pg_sql td_sql; do
-  $sql "CREATE TABLE t (k int, v int)"
-done
-pg_sql "\\copy t FROM '$WORK/t.txt'"
-td_sql "\\copy t FROM '$WORK/t.txt'"
+load_grouped_t "$ROWS" "$NGROUPS"
 pg_sql "CREATE MATERIALIZED VIEW agg AS SELECT k, count(*) AS c, sum(v) AS s FROM t GROUP BY k"
 pg_sql "CREATE INDEX agg_k ON agg (k)"
 pg_sql "VACUUM ANALYZE t"

@@ -34,3 +34,18 @@ for _ in $(seq 1 200); do pg_isready -q -h 127.0.0.1 -p $TD_PORT -U materialize 
 # psql against either server: pg_sql SQL / td_sql SQL
 pg_sql() { psql -X -q -At -h 127.0.0.1 -p $PG_PORT -U postgres postgres -c "$1"; }
 td_sql() { psql -X -q -At -h 127.0.0.1 -p $TD_PORT -U materialize materialize -c "$1"; }
+
+# load_grouped_t ROWS GROUPS: the same table t(k int, v int) in both servers,
+# row i = (i % GROUPS, i), loaded by COPY from one file.
+load_grouped_t() {
+  python3 -c "
+with open('$WORK/t.txt', 'w') as f:
+    for i in range($1):
+        f.write(f'{i % $2}\t{i}\n')
+"
+  chmod 644 "$WORK/t.txt"
+  pg_sql "CREATE TABLE t (k int, v int)"
+  td_sql "CREATE TABLE t (k int, v int)"
+  pg_sql "\\copy t FROM '$WORK/t.txt'"
+  td_sql "\\copy t FROM '$WORK/t.txt'"
+}

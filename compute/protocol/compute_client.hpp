@@ -14,8 +14,11 @@
 #include <functional>
 #include <optional>
 
+#include <memory>
+
 #include "compute/protocol/command.hpp"
 #include "compute/protocol/response.hpp"
+#include "compute/runtime/index_scan.hpp"
 
 namespace tandem::compute {
 
@@ -34,6 +37,13 @@ class ComputeClient {
   // command is involved: nothing to cancel, no response queued. A client in
   // another process answers nullopt.
   virtual std::optional<PeekResponse> peek_if_ready(const Peek& /*peek*/, std::size_t /*inline_budget*/) {
+    return std::nullopt;
+  }
+  // The streaming form of peek_if_ready for a full scan (no literal keys)
+  // of any size: an IndexScan the caller reads piecewise on its own thread
+  // (its open() error, e.g. the index's evaluation error, as the Result);
+  // nullopt when the time is not sealed (then send() the Peek).
+  virtual std::optional<Result<std::unique_ptr<IndexScan>>> scan_if_ready(const Peek& /*peek*/) {
     return std::nullopt;
   }
 };

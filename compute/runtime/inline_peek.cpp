@@ -2,6 +2,8 @@
 // the caller's thread (DESIGN §9). Each worker holds a disjoint part of the
 // index (exchanged by key), so the answer is the union of read_peek over
 // every part; the first part's error wins, as in PeekTracker.
+// Runtime::scan_if_ready hands the same sealed snapshots to an IndexScan,
+// read piecewise by the caller (a result streamed to a client).
 #include <algorithm>
 
 #include "compute/runtime/peek_reader.hpp"
@@ -9,12 +11,11 @@
 
 namespace tandem::compute {
 
-std::optional<PeekResponse> Runtime::peek_if_ready(const Peek& peek, std::size_t inline_budget) {
+std::optional<std::vector<IndexScan::Part>> Runtime::sealed_parts(const Peek& peek) {
   auto parts = publications_.parts(peek.target);
   if (!parts) return std::nullopt;
-  std::vector<std::pair<std::shared_ptr<const TraceSnapshot>, std::shared_ptr<const TraceSnapshot>>> snapshots;
+  std::vector<IndexScan::Part> snapshots;
   snapshots.reserve(parts->size());
-  std::uint64_t updates = 0;
   for (const PublicationRegistry::Part& part : *parts) {
     auto oks = part.oks->snapshot();
     auto errs = part.errs->snapshot();
@@ -22,13 +23,29 @@ std::optional<PeekResponse> Runtime::peek_if_ready(const Peek& peek, std::size_t
     // (or its error for a time below since) answers.
     if (oks->upper <= peek.time || errs->upper <= peek.time) return std::nullopt;
     if (peek.time < oks->since || peek.time < errs->since) return std::nullopt;
-    if (!peek.literal_keys) updates += oks->update_count();
     snapshots.emplace_back(std::move(oks), std::move(errs));
+  }
+  return snapshots;
+}
+
+std::optional<Result<std::unique_ptr<IndexScan>>> Runtime::scan_if_ready(const Peek& peek) {
+  if (peek.literal_keys) return std::nullopt;
+  auto parts = sealed_parts(peek);
+  if (!parts) return std::nullopt;
+  return IndexScan::open(peek, std::move(*parts));
+}
+
+std::optional<PeekResponse> Runtime::peek_if_ready(const Peek& peek, std::size_t inline_budget) {
+  auto snapshots = sealed_parts(peek);
+  if (!snapshots) return std::nullopt;
+  std::uint64_t updates = 0;
+  if (!peek.literal_keys) {
+    for (const auto& part : *snapshots) updates += part.first->update_count();
   }
   if (updates > inline_budget) return std::nullopt;
   PeekResponse response;
   response.uuid = peek.uuid;
-  for (const auto& [oks, errs] : snapshots) {
+  for (const auto& [oks, errs] : *snapshots) {
     auto rows = read_peek(peek, *oks, *errs);
     if (!rows.ok()) {
       response.kind = PeekResponse::Kind::kError;

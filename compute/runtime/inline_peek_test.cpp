@@ -128,3 +128,39 @@ TEST_CASE("inline peeks from several threads while the index changes", "[runtime
 }
 
 }  // namespace tandem::compute
+
+TEST_CASE("an index scan read in small pieces answers what a Peek command answers", "[runtime]") {
+  for (const std::size_t workers : {1, 2}) {
+    Harness h(workers, {1});
+    h.install(source(1), 7);
+    for (int a = 0; a < 50; ++a) h.update(1, row2(a, a % 3), 1, 1 + a % 2);
+    h.update(1, row2(4, 1), 2, 1);  // a later time, not read at 1
+    h.advance_all(3);
+    Peek scan_peek{0, 7, 1, std::nullopt, MapFilterProject::identity(2)};
+    REQUIRE(wait_inline(h.runtime(), scan_peek, 1 << 20).has_value());  // published and sealed
+    Peek lookup = scan_peek;
+    lookup.literal_keys = std::vector<Row>{key(1)};
+    CHECK_FALSE(h.runtime().scan_if_ready(lookup).has_value());  // lookups are answered whole
+    for (const std::size_t fuel : {1, 3, 1000}) {
+      auto opened = h.runtime().scan_if_ready(scan_peek);
+      REQUIRE(opened.has_value());
+      REQUIRE(opened->ok());
+      auto& scan = opened->value();
+      PeekResponse collected;
+      std::size_t pieces = 0;
+      while (!scan->done()) {
+        auto piece = scan->next(fuel);
+        REQUIRE(piece.ok());
+        CHECK(piece->size() <= fuel);
+        for (auto& r : *piece) collected.rows.push_back(std::move(r));
+        ++pieces;
+      }
+      CHECK(rows_of(collected) == rows_of(h.peek(7, 1, 2)));
+      CHECK(rows_of(collected).size() == 75);
+      if (fuel == 1) CHECK(pieces >= 50);
+    }
+    Peek unsealed = scan_peek;
+    unsealed.time = 3;
+    CHECK_FALSE(h.runtime().scan_if_ready(unsealed).has_value());
+  }
+}

@@ -46,12 +46,16 @@ class Runtime final : public ComputeClient {
   // when every worker's part is sealed past its time (see
   // publication_registry.hpp); nullopt otherwise.
   std::optional<PeekResponse> peek_if_ready(const Peek& peek, std::size_t inline_budget) override;
+  std::optional<Result<std::unique_ptr<IndexScan>>> scan_if_ready(const Peek& peek) override;
 
   // REQUIRES: no input or index with this id exists yet.
   std::shared_ptr<InputHandle> create_input(GlobalId id);
   std::size_t workers() const { return workers_.size(); }
 
  private:
+  // The snapshots of every part of `peek.target` when its time is sealed
+  // and readable on all of them; nullopt otherwise.
+  std::optional<std::vector<IndexScan::Part>> sealed_parts(const Peek& peek);
   void wake(std::size_t worker) { workers_[worker]->wake(); }
 
   ResponseQueue responses_;

@@ -158,6 +158,18 @@ Result<planner::ReadPlan> describe_read(const sql::Query& query, const SessionCa
   return plan;
 }
 
+// SUBSCRIBE's output columns come from describing its query.
+Result<std::shared_ptr<const BoundSubscribe>> prepare_subscribe(
+    const sql::Subscribe& subscribe, std::shared_ptr<const catalog::CatalogSnapshot> snapshot,
+    const catalog::SearchPath& path, std::vector<ColumnType>& param_types) {
+  TANDEM_ASSIGN_OR_RETURN(auto plan, describe_read(subscribe_query(subscribe), SessionCatalog(std::move(snapshot), path),
+                                                   param_types));
+  if (!param_types.empty()) {
+    return Status::error(sqlstate::kFeatureNotSupported, "SUBSCRIBE with parameters is not supported");
+  }
+  return bind_subscribe(subscribe, to_result_columns(plan.columns));
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, CoordinatorOptions options) {
@@ -292,8 +304,15 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
   } else if (auto* copy = s.as<sql::Copy>()) {
     auto snapshot = catalog_->snapshot();
     catalog::SearchPath path = path_of(session);
-    if (copy->subscribe) return Status::error(sqlstate::kFeatureNotSupported, "COPY (SUBSCRIBE ...) is not supported yet");
-    if (copy->direction == sql::Copy::Direction::kFrom) {
+    if (copy->subscribe) {
+      if (copy->direction == sql::Copy::Direction::kFrom) {
+        return Status::error(sqlstate::kSyntaxError, "COPY (SUBSCRIBE ...) requires TO STDOUT");
+      }
+      TANDEM_ASSIGN_OR_RETURN(prepared->copy_out, copy_format_from_options(copy->options));
+      TANDEM_ASSIGN_OR_RETURN(prepared->subscribe, prepare_subscribe(*copy->subscribe, snapshot, path,
+                                                                     prepared->param_types));
+      prepared->result_columns = prepared->subscribe->columns;
+    } else if (copy->direction == sql::Copy::Direction::kFrom) {
       if (!copy->table) return Status::error(sqlstate::kSyntaxError, "COPY FROM requires a table");
       TANDEM_ASSIGN_OR_RETURN(prepared->copy_in, bind_copy_in(*snapshot, path, *copy));
       for (size_t c : prepared->copy_in->target->targets) {
@@ -357,6 +376,24 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
   } else if (s.as<sql::CreateTable>() || s.as<sql::DropObjects>() || s.as<sql::CreateIndex>() ||
              s.as<sql::CreateView>() || s.as<sql::CreateMaterializedView>() || s.as<sql::CreateCluster>() || s.as<sql::AlterRename>()) {
     // Validated when executed, against the catalog as it is then.
+  } else if (auto* subscribe = s.as<sql::Subscribe>()) {
+    TANDEM_ASSIGN_OR_RETURN(prepared->subscribe, prepare_subscribe(*subscribe, catalog_->snapshot(), path_of(session),
+                                                                   prepared->param_types));
+    prepared->returns_rows = true;
+    prepared->result_columns = prepared->subscribe->columns;
+  } else if (auto* declare = s.as<sql::Declare>()) {
+    const sql::Statement& inner = *declare->statement;
+    if (!inner.as<sql::SelectStatement>() && !inner.as<sql::Subscribe>()) {
+      return Status::error(sqlstate::kFeatureNotSupported, "DECLARE supports SELECT and SUBSCRIBE");
+    }
+    sql::ParsedStatement parsed{inner, statement->sql, statement->offset};
+    TANDEM_ASSIGN_OR_RETURN(prepared->declared, prepare(session, std::move(parsed), param_type_oids));
+    prepared->param_types = prepared->declared->param_types;
+  } else if (auto* fetch = s.as<sql::Fetch>()) {
+    TANDEM_ASSIGN_OR_RETURN(prepared->result_columns, fetch_columns(session, *fetch));
+    prepared->returns_rows = true;
+  } else if (s.as<sql::Close>()) {
+    // Checked when executed.
   } else if (auto* unsupported = s.as<sql::Unsupported>()) {
     return Status::error(sqlstate::kFeatureNotSupported, unsupported->what + " is not supported");
   } else {
@@ -400,6 +437,20 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     r.tag = "SHOW";
     co_return r;
   }
+  if (Status allowed = check_subscribe_transaction(session, s); !allowed.is_ok()) co_return allowed;
+  if (statement.subscribe) {
+    auto started = co_await start_subscribe(session, statement);
+    // A cancel request (or shutdown) ends the stream, and so the subscribe.
+    if (started.ok() && started->stream) {
+      cancel.set_waker([stream = started->stream] {
+        stream->abandon(Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request"));
+      });
+    }
+    co_return started;
+  }
+  if (statement.declared) co_return co_await declare_cursor(session, statement, params, cancel);
+  if (s.as<sql::Fetch>()) co_return co_await fetch_cursor(session, statement, cancel);
+  if (auto* close = s.as<sql::Close>()) co_return close_cursor(session, *close);
   if (auto result = execute_session_statement(session, s)) co_return std::move(*result);
   if (statement.plan != nullptr) {
     // A constant read has no inputs: mz_now() is the oracle's read time (or
@@ -431,6 +482,10 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
   if (auto* show = s.as<sql::ShowCreate>()) co_return show_create(*snapshot, path, *show);
   if (auto* explain = s.as<sql::Explain>(); explain && explain->stage == sql::Explain::Stage::kTimestamp) {
     co_return explain_timestamp(session, *explain, statement);
+  }
+  // COPY (query) TO STDOUT reads like a SELECT, on the session's thread.
+  if (statement.copy_out_query) {
+    co_return co_await read_result(session, statement, *statement.copy_out_query, params, cancel);
   }
   if (auto* explain = s.as<sql::Explain>()) {
     co_return explain_plan_statement(snapshot, path, session.vars().cluster(), *explain, statement.param_types,
@@ -526,18 +581,6 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
     ExecResult r;
     r.copy_in = true;
     r.columns = statement.result_columns;
-    co_return r;
-  }
-  if (statement.copy_out_query) {
-    auto peeked = co_await peek_query(path, cluster, *statement.copy_out_query, statement.param_types, params, cancel);
-    if (!peeked.ok()) co_return peeked.status();
-    auto rows = peeked->finishing.apply(peeked->rows);
-    if (!rows.ok()) co_return rows.status();
-    ExecResult r;
-    r.columns = statement.result_columns;
-    r.tag = "COPY " + std::to_string(rows->size());
-    r.rows = std::move(*rows);
-    r.copy_out = *statement.copy_out;
     co_return r;
   }
   co_return not_supported_yet(s);

@@ -120,14 +120,18 @@ class Adapter {
     std::vector<std::pair<Row, Diff>> rows;
     planner::Finishing finishing;
     Timestamp timestamp = kMinTimestamp;
+    // With `may_stream`: a sealed full scan too large to answer inline,
+    // left to be read piecewise (instead of `rows`).
+    std::unique_ptr<compute::IndexScan> scan;
   };
   // A cancel request or the statement_timeout cancels the peek (57014).
   boost::asio::awaitable<Result<PeekedRows>> peek_query(const catalog::SearchPath& path, const std::string& cluster,
                                                         const sql::Query& query, std::vector<ColumnType> param_types,
                                                         const Row& params, CancelToken& cancel,
-                                                        const ReadTiming& timing = {});
+                                                        const ReadTiming& timing = {}, bool may_stream = false);
   // Peeks a planned read at its timestamp (peek_query's second half).
-  boost::asio::awaitable<Result<PeekedRows>> peek_timed(TimedPlan timed, CancelToken& cancel);
+  boost::asio::awaitable<Result<PeekedRows>> peek_timed(TimedPlan timed, CancelToken& cancel,
+                                                        bool may_stream = false);
   // ---- prepared lookups (prepared_read.cpp)
   // The statement's cached read plan for the session's catalog, database,
   // search_path and cluster, planned now if the cache is stale; nullptr when
@@ -137,9 +141,30 @@ class Adapter {
   // Peeks a prepared lookup with the keys of `params`.
   boost::asio::awaitable<Result<PeekedRows>> peek_lookup(const CachedRead& cached, const Row& params,
                                                          CancelToken& cancel, const ReadTiming& timing);
+  // The rows of `query` as a result (SELECT, COPY TO): collected, or
+  // streamed from a large fast-path scan; bounded by max_result_size.
+  boost::asio::awaitable<Result<ExecResult>> read_result(Session& session, const PreparedStatement& statement,
+                                                         const sql::Query& query, const Row& params,
+                                                         CancelToken& cancel);
   boost::asio::awaitable<Result<ExecResult>> modify_table(const catalog::SearchPath& path, const std::string& cluster,
                                                           const PreparedStatement& statement, const Row& params,
                                                           CancelToken& cancel);
+
+  // ---- SUBSCRIBE and cursors (subscribe_statements.cpp)
+
+  // After DECLARE ... SUBSCRIBE a transaction accepts only FETCH, CLOSE,
+  // COMMIT and ROLLBACK.
+  Status check_subscribe_transaction(Session& session, const sql::Statement& s) const;
+  // Plans the subscribe's dataflow at its as_of and installs it; the result
+  // streams its rows (statement.subscribe; COPY TO if statement.copy_out).
+  boost::asio::awaitable<Result<ExecResult>> start_subscribe(Session& session, const PreparedStatement& statement);
+  boost::asio::awaitable<Result<ExecResult>> declare_cursor(Session& session, const PreparedStatement& statement,
+                                                            const Row& params, CancelToken& cancel);
+  boost::asio::awaitable<Result<ExecResult>> fetch_cursor(Session& session, const PreparedStatement& statement,
+                                                          CancelToken& cancel);
+  Result<ExecResult> close_cursor(Session& session, const sql::Close& close);
+  // FETCH's result columns: its cursor's.
+  Result<std::vector<ResultColumn>> fetch_columns(Session& session, const sql::Fetch& fetch);
 
   std::unique_ptr<catalog::Catalog> catalog_;
   std::unique_ptr<Coordinator> coordinator_;

@@ -3,7 +3,7 @@
 // layer encodes without knowing the statement: the result columns (for
 // RowDescription), the rows (packed, formatted to text or binary per the
 // client's format codes), the command tag, parameter changes to report and
-// notices. Plain data.
+// notices. Plain data, except a streamed result's producer (row_stream.hpp).
 
 #include <string>
 #include <utility>
@@ -13,7 +13,9 @@
 #include "common/status.hpp"
 #include "common/types.hpp"
 #include "frontend/adapter/copy_format.hpp"
+#include "frontend/adapter/row_stream.hpp"
 
+#include <memory>
 #include <optional>
 
 namespace tandem::frontend {
@@ -36,6 +38,10 @@ struct ExecResult {
   bool returns_rows = false;
   std::vector<ResultColumn> columns;
   std::vector<Row> rows;
+  // Rows produced while the client reads them, sent after `rows`. The tag
+  // is then the command word ("SELECT", "COPY"), completed with the count
+  // of rows sent.
+  std::shared_ptr<RowStream> stream;
   // CommandComplete tag, e.g. "SELECT 3", "SET", "BEGIN". Empty for an empty
   // query (EmptyQueryResponse).
   std::string tag;

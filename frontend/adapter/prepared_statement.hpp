@@ -18,6 +18,7 @@
 #include "frontend/adapter/read_plan_cache.hpp"
 #include "frontend/adapter/table_insert.hpp"
 #include "frontend/adapter/table_modify.hpp"
+#include "frontend/adapter/subscribe.hpp"
 #include "frontend/adapter/table_copy.hpp"
 #include "planner/parser/parser.hpp"
 #include "planner/query_plan.hpp"
@@ -52,6 +53,10 @@ struct PreparedStatement {
   // For COPY TO STDOUT: the query read and the output format.
   std::optional<sql::Query> copy_out_query;
   std::optional<CopyFormat> copy_out;
+  // For SUBSCRIBE and COPY (SUBSCRIBE ...) TO STDOUT.
+  std::shared_ptr<const BoundSubscribe> subscribe;
+  // For DECLARE c CURSOR FOR stmt: stmt, prepared.
+  std::shared_ptr<const PreparedStatement> declared;
 };
 
 struct Portal {

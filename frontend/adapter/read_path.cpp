@@ -8,7 +8,9 @@
 // published arrangements, with no thread hand-off (DESIGN §9). Every other
 // peek (parked ones and peek dataflows) is submitted on the coordinator's
 // thread, which owns pending peeks: it cancels them and drops their
-// one-shot dataflows.
+// one-shot dataflows. A sealed full scan too large to answer inline, with
+// no ORDER BY/LIMIT/OFFSET, streams to the client (IndexScanStream) while
+// it is read.
 #include <algorithm>
 #include <chrono>
 
@@ -20,6 +22,7 @@
 
 #include "frontend/adapter/adapter.hpp"
 #include "frontend/adapter/catalog_ops.hpp"
+#include "frontend/adapter/index_scan_stream.hpp"
 #include "frontend/adapter/session_catalog.hpp"
 #include "planner/read_planner.hpp"
 
@@ -129,13 +132,13 @@ Result<Adapter::TimedPlan> Adapter::plan_timed(const catalog::SearchPath& path, 
 awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::SearchPath& path, const std::string& cluster,
                                                             const sql::Query& query, std::vector<ColumnType> param_types,
                                                             const Row& params, CancelToken& cancel,
-                                                            const ReadTiming& timing) {
+                                                            const ReadTiming& timing, bool may_stream) {
   auto timed = plan_timed(path, cluster, query, std::move(param_types), params, timing);
   if (!timed.ok()) co_return timed.status();
-  co_return co_await peek_timed(std::move(*timed), cancel);
+  co_return co_await peek_timed(std::move(*timed), cancel, may_stream);
 }
 
-awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, CancelToken& cancel) {
+awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, CancelToken& cancel, bool may_stream) {
   planner::ReadPlan& plan = timed.plan;
   PeekedRows out;
   out.finishing = std::move(plan.finishing);
@@ -165,6 +168,14 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, Canc
       if (response->kind == compute::PeekResponse::Kind::kError) co_return response->error;
       out.rows = std::move(response->rows);
       co_return out;
+    }
+    // Too large to answer inline: streamed, when the finishing allows it.
+    if (may_stream && IndexScanStream::streamable(out.finishing)) {
+      if (auto scan = coordinator_->scan_if_ready(cluster_id, peek)) {
+        if (!scan->ok()) co_return scan->status();
+        out.scan = std::move(scan->value());
+        co_return out;
+      }
     }
   }
   // Submitted on the coordinator's thread, which keeps it until answered.
@@ -205,6 +216,11 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, Canc
 awaitable<Result<ExecResult>> Adapter::read_collections(Session& session, const PreparedStatement& statement,
                                                         const Row& params, CancelToken& cancel) {
   const auto& query = statement.parsed->statement.as<sql::SelectStatement>()->query;
+  co_return co_await read_result(session, statement, query, params, cancel);
+}
+
+awaitable<Result<ExecResult>> Adapter::read_result(Session& session, const PreparedStatement& statement,
+                                                   const sql::Query& query, const Row& params, CancelToken& cancel) {
   auto timing = read_timing(session, statement.as_of);
   if (!timing.ok()) co_return timing.status();
   std::optional<Result<PeekedRows>> peeked;
@@ -213,28 +229,37 @@ awaitable<Result<ExecResult>> Adapter::read_collections(Session& session, const 
     peeked.emplace(co_await peek_lookup(*cached, params, cancel, *timing));
   } else {
     catalog::SearchPath path = search_path_of(session.database(), session.vars().search_path());
-    peeked.emplace(
-        co_await peek_query(path, session.vars().cluster(), query, statement.param_types, params, cancel, *timing));
+    peeked.emplace(co_await peek_query(path, session.vars().cluster(), query, statement.param_types, params, cancel,
+                                       *timing, /*may_stream=*/true));
   }
   if (!peeked->ok()) co_return peeked->status();
+  PeekedRows& read = **peeked;
   // The first read of an explicit transaction fixes the timestamp of the rest.
-  if (picks_transaction_ts(session, *timing)) session.set_transaction_ts((*peeked)->timestamp);
-  auto finished = (*peeked)->finishing.apply((*peeked)->rows);
-  if (!finished.ok()) co_return finished.status();
+  if (picks_transaction_ts(session, *timing)) session.set_transaction_ts(read.timestamp);
   // max_result_size bounds what one read may return.
   int64_t limit = cached ? cached->max_result_size
                          : catalog_->snapshot()->system_vars().get_bytes(catalog::kMaxResultSize);
+  // Its text, for the error, only when there is one.
+  auto limit_text = [this] { return *catalog_->snapshot()->system_vars().get(catalog::kMaxResultSize); };
+  const char* command = statement.copy_out ? "COPY" : "SELECT";
+  ExecResult r;
+  r.returns_rows = !statement.copy_out;
+  r.columns = statement.result_columns;
+  r.copy_out = statement.copy_out;
+  if (read.scan) {
+    r.tag = command;
+    r.stream = std::make_shared<IndexScanStream>(std::move(read.scan), std::move(read.finishing),
+                                                 session.cancel_token(), limit, limit_text());
+    co_return r;
+  }
+  auto finished = read.finishing.apply(read.rows);
+  if (!finished.ok()) co_return finished.status();
   int64_t bytes = 0;
   for (const Row& row : *finished) bytes += static_cast<int64_t>(row.size());
   if (limit > 0 && bytes > limit) {
-    co_return Status::error(sqlstate::kProgramLimitExceeded,
-                            "result exceeds max size of " +
-                                *catalog_->snapshot()->system_vars().get(catalog::kMaxResultSize));
+    co_return Status::error(sqlstate::kProgramLimitExceeded, "result exceeds max size of " + limit_text());
   }
-  ExecResult r;
-  r.returns_rows = true;
-  r.columns = statement.result_columns;
-  r.tag = "SELECT " + std::to_string(finished->size());
+  r.tag = std::string(command) + " " + std::to_string(finished->size());
   r.rows = std::move(*finished);
   co_return r;
 }

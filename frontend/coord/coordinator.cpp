@@ -220,6 +220,14 @@ std::optional<compute::PeekResponse> Coordinator::peek_if_ready(uint64_t cluster
   return it->second->peek_if_ready(peek, inline_budget);
 }
 
+std::optional<Result<std::unique_ptr<compute::IndexScan>>> Coordinator::scan_if_ready(uint64_t cluster,
+                                                                                      const compute::Peek& peek) {
+  std::shared_lock lock(runtimes_mutex_);
+  auto it = runtimes_.find(cluster);
+  if (it == runtimes_.end()) return std::nullopt;
+  return it->second->scan_if_ready(peek);
+}
+
 void Coordinator::cancel_peek(compute::PeekId id) {
   auto it = peeks_.find(id);
   if (it == peeks_.end()) return;  // already answered

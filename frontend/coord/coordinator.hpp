@@ -91,6 +91,10 @@ class Coordinator {
   // (compute::ComputeClient::peek_if_ready); nullopt: submit it with peek().
   std::optional<compute::PeekResponse> peek_if_ready(uint64_t cluster, const compute::Peek& peek,
                                                      size_t inline_budget);
+  // A full scan of a sealed index, read piecewise on the calling thread
+  // (compute::ComputeClient::scan_if_ready); nullopt: submit a peek.
+  std::optional<Result<std::unique_ptr<compute::IndexScan>>> scan_if_ready(uint64_t cluster,
+                                                                           const compute::Peek& peek);
   compute::GlobalId allocate_transient_id() { return next_transient_.fetch_add(1, std::memory_order_relaxed); }
 
   // ---- on the coordinator thread ----
@@ -156,6 +160,20 @@ class Coordinator {
   Status drop_materialized_view(compute::GlobalId mv);
   bool has_materialized_view(compute::GlobalId mv) const { return mvs_.count(mv) != 0; }
 
+  // ---- subscribes (coordinator_subscribe.cpp), on the coordinator thread
+
+  // Installs a subscribe's `dataflow` on the cluster's runtime: it computes
+  // the query from its as_of on and sinks its export into `sink_id`. Each
+  // SinkBatch (complete for every time below its upper, in upper order) goes
+  // to `deliver`, on the coordinator thread; once `deliver` returns false
+  // (UP TO reached, an error, a full buffer, the client gone) the dataflow is
+  // dropped, which releases its read holds.
+  Status create_subscribe(compute::GlobalId sink_id, uint64_t cluster, compute::DataflowDescription dataflow,
+                          std::function<bool(compute::SinkBatch)> deliver);
+  // Ends a subscribe whose consumer went away: drops its dataflow.
+  void drop_subscribe(compute::GlobalId sink_id);
+  size_t active_subscribes() const { return subscribes_.size(); }
+
   // Read-then-write statements (UPDATE, DELETE) hold this lock from their
   // read to their write's completion, so they never interleave. `granted`
   // runs (on the coordinator thread) once the lock is held.
@@ -217,6 +235,14 @@ class Coordinator {
     Timestamp correction_time = 0;
   };
   void on_sink_batch(compute::SinkBatch batch);
+  // A SinkBatch of a subscribe; false if `batch` is not one.
+  bool on_subscribe_batch(compute::SinkBatch& batch);
+  struct Subscription {
+    uint64_t cluster = 0;
+    compute::GlobalId export_id = 0;
+    std::function<bool(compute::SinkBatch)> deliver;
+  };
+  std::map<compute::GlobalId, Subscription> subscribes_;
   void append_sink(compute::GlobalId mv);
   void add_view_inputs(uint64_t cluster, compute::Runtime& runtime);
   // Runs on the coordinator thread whenever compute has queued responses.

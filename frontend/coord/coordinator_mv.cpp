@@ -109,6 +109,7 @@ void Coordinator::add_view_inputs(uint64_t cluster, compute::Runtime& runtime) {
 }
 
 void Coordinator::on_sink_batch(compute::SinkBatch batch) {
+  if (on_subscribe_batch(batch)) return;
   auto it = mvs_.find(batch.sink_id);
   if (it == mvs_.end()) return;  // dropped; the dataflow's last reports
   MaterializedView& view = it->second;

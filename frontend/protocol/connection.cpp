@@ -424,11 +424,20 @@ awaitable<void> Connection::on_query(std::string_view sql) {
       }
       continue;
     }
+    std::string tag = result->tag;
     if (result->returns_rows) {
       write_row_description(writer_, result->columns, {});
       write_data_rows(writer_, *result, 0, result->rows.size(), {});
     }
-    writer_.command_complete(result->tag);
+    if (result->stream) {
+      auto sent = co_await send_stream(*result, {}, 0);
+      if (!sent.ok()) {
+        report_error(sent.status(), false);
+        break;
+      }
+      tag += " " + std::to_string(result->rows.size() + *sent);
+    }
+    writer_.command_complete(tag);
     if (out_.size() >= kFlushThreshold) co_await flush();
   }
   ready_for_query();
@@ -587,14 +596,64 @@ awaitable<void> Connection::on_execute(const pgwire::Execute& m) {
   if (m.max_rows > 0 && end - begin > static_cast<size_t>(m.max_rows)) end = begin + static_cast<size_t>(m.max_rows);
   write_data_rows(writer_, result, begin, end, portal.result_formats);
   portal.next_row = end;
-  if (end < result.rows.size()) {
+  size_t sent = end - begin;
+  bool more = end < result.rows.size();
+  if (!more && result.stream && (m.max_rows <= 0 || sent < static_cast<size_t>(m.max_rows))) {
+    // The rows still to come are pulled from the stream, up to the limit.
+    auto streamed = co_await send_stream(result, portal.result_formats,
+                                         m.max_rows > 0 ? static_cast<size_t>(m.max_rows) - sent : 0);
+    if (!streamed.ok()) {
+      report_error(streamed.status(), true);
+      co_return;
+    }
+    sent += *streamed;
+    more = !result.stream->ended();
+  } else if (!more && result.stream) {
+    more = !result.stream->ended();
+  }
+  if (more) {
     writer_.portal_suspended();
-  } else if (result.tag.rfind("SELECT ", 0) == 0) {
+  } else if (result.stream || result.tag.rfind("SELECT ", 0) == 0) {
     // After suspensions PostgreSQL counts the rows of this Execute only.
-    writer_.command_complete("SELECT " + std::to_string(end - begin));
+    writer_.command_complete((result.stream ? result.tag : std::string("SELECT")) + " " + std::to_string(sent));
   } else {
     writer_.command_complete(result.tag);
   }
+}
+
+awaitable<Result<size_t>> Connection::send_stream(const ExecResult& result, std::span<const int16_t> formats,
+                                                  size_t max_rows) {
+  RowStream& stream = *result.stream;
+  // A live stream waits for rows that may never come: if the client closes
+  // its socket meanwhile, the stream is abandoned (and its producer told).
+  bool watching = stream.live();
+  if (watching) watch_client(result.stream);
+  size_t sent = 0;
+  Status failed;
+  while (phase_ != Phase::kDone && (max_rows == 0 || sent < max_rows) && !stream.ended()) {
+    auto batch = co_await stream.next(max_rows == 0 ? 0 : max_rows - sent);
+    if (!batch.ok()) {
+      failed = batch.status();
+      break;
+    }
+    if (batch->empty()) continue;  // the end is reported by ended()
+    if (result.copy_out) {
+      write_copy_rows(writer_, result.columns, *batch, *result.copy_out);
+    } else {
+      write_data_rows(writer_, result.columns, *batch, formats);
+    }
+    sent += batch->size();
+    if (stream.live() || out_.size() >= kFlushThreshold) co_await flush();
+  }
+  if (watching) {
+    boost::system::error_code ec;
+    socket_.cancel(ec);
+  }
+  if (phase_ == Phase::kDone) {
+    stream.abandon(Status::error(sqlstate::kConnectionException, "connection closed by the client"));
+  }
+  if (!failed.is_ok()) co_return failed;
+  co_return sent;
 }
 
 awaitable<Status> Connection::read_copy_data(CopyInBuilder* builder) {
@@ -646,28 +705,21 @@ awaitable<Status> Connection::run_copy(const PreparedStatement& statement, const
   std::vector<int16_t> formats(result.columns.size(), 0);
   if (result.copy_out) {
     writer_.copy_out_response(0, formats);
-    RowArena arena;
-    std::vector<std::optional<std::string>> fields;
-    std::string line;
-    for (const Row& row : result.rows) {
-      RowIter it(row.ref(), &arena);
-      fields.clear();
-      for (size_t c = 0; c < result.columns.size(); ++c) {
-        Datum d = it.done() ? Datum::null() : it.next();
-        if (d.is_null()) {
-          fields.emplace_back(std::nullopt);
-        } else {
-          fields.emplace_back(datum_to_text(d, result.columns[c].type));
-        }
-      }
-      line.clear();
-      format_copy_row(fields, *result.copy_out, &line);
-      writer_.copy_data(line);
-      arena.clear();
+    constexpr size_t kRowsPerFlushCheck = 1024;
+    for (size_t begin = 0; begin < result.rows.size(); begin += kRowsPerFlushCheck) {
+      size_t n = std::min(kRowsPerFlushCheck, result.rows.size() - begin);
+      write_copy_rows(writer_, result.columns, std::span<const Row>(result.rows).subspan(begin, n), *result.copy_out);
       if (out_.size() >= kFlushThreshold) co_await flush();
     }
+    std::string tag = result.tag;
+    if (result.stream) {
+      auto sent = co_await send_stream(result, {}, 0);
+      // An error ends the copy without CopyDone: the ErrorResponse follows.
+      if (!sent.ok()) co_return sent.status();
+      tag += " " + std::to_string(result.rows.size() + *sent);
+    }
     writer_.copy_done();
-    writer_.command_complete(result.tag);
+    writer_.command_complete(tag);
     co_return Status::ok();
   }
   writer_.copy_in_response(0, formats);
@@ -683,6 +735,30 @@ awaitable<Status> Connection::run_copy(const PreparedStatement& statement, const
   if (!done.ok()) co_return done.status();
   writer_.command_complete(done->tag);
   co_return Status::ok();
+}
+
+void Connection::watch_client(std::shared_ptr<RowStream> stream) {
+  socket_.async_wait(asio::ip::tcp::socket::wait_read, [this, stream, self = shared_from_this()](
+                                                           const boost::system::error_code& ec) {
+    if (ec == asio::error::operation_aborted) return;
+    auto gone = [&] {
+      stream->abandon(Status::error(sqlstate::kConnectionException, "connection closed by the client"));
+    };
+    boost::system::error_code read_ec;
+    size_t available = socket_.available(read_ec);
+    if (ec || read_ec || available == 0) return gone();  // readable with nothing to read: closed
+    // Keep what arrived for after the stream (the coroutine is suspended in
+    // send_stream and does not touch the input buffer meanwhile).
+    if (in_.size() - in_end_ < available) in_.resize(in_end_ + available + kReadChunk);
+    size_t n = socket_.read_some(asio::buffer(in_.data() + in_end_, available), read_ec);
+    in_end_ += n;
+    if (read_ec) return gone();
+    auto next = decoder_.try_decode(pending());
+    if (!next.needs_more() && !next.is_error() && std::holds_alternative<pgwire::Terminate>(next.message())) {
+      return gone();
+    }
+    watch_client(stream);
+  });
 }
 
 void Connection::on_close(const pgwire::Close& m) {

@@ -62,6 +62,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // COPY TO STDOUT / FROM STDIN after the statement ran.
   boost::asio::awaitable<Status> run_copy(const PreparedStatement& statement, const ExecResult& result);
   boost::asio::awaitable<Status> read_copy_data(CopyInBuilder* builder);
+  // Sends the rows of result.stream as DataRows in `formats` (or CopyData
+  // lines for COPY TO) until it ends or `max_rows` (0: no bound) are sent;
+  // flushes as batches arrive. A live stream ends when the client goes
+  // away. Returns the count sent, or the error that ended the stream.
+  boost::asio::awaitable<Result<size_t>> send_stream(const ExecResult& result, std::span<const int16_t> formats,
+                                                     size_t max_rows);
+  // While a live stream runs: abandons it when the client closes its socket
+  // or sends Terminate (other input is kept for after the stream).
+  void watch_client(std::shared_ptr<RowStream> stream);
   void on_sync();
   void ready_for_query();
 

@@ -22,10 +22,37 @@ void write_row_description(pgwire::BackendWriter& writer, std::span<const Result
 
 void write_data_rows(pgwire::BackendWriter& writer, const ExecResult& result, size_t begin, size_t end,
                      std::span<const int16_t> formats) {
-  const auto& columns = result.columns;
+  write_data_rows(writer, result.columns, std::span<const Row>(result.rows).subspan(begin, end - begin), formats);
+}
+
+void write_copy_rows(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns, std::span<const Row> rows,
+                     const CopyFormat& format) {
   RowArena arena;
-  for (size_t r = begin; r < end; ++r) {
-    RowIter it(result.rows[r].ref(), &arena);
+  std::vector<std::optional<std::string>> fields;
+  std::string line;
+  for (const Row& row : rows) {
+    RowIter it(row.ref(), &arena);
+    fields.clear();
+    for (size_t c = 0; c < columns.size(); ++c) {
+      Datum d = it.done() ? Datum::null() : it.next();
+      if (d.is_null()) {
+        fields.emplace_back(std::nullopt);
+      } else {
+        fields.emplace_back(datum_to_text(d, columns[c].type));
+      }
+    }
+    line.clear();
+    format_copy_row(fields, format, &line);
+    writer.copy_data(line);
+    arena.clear();
+  }
+}
+
+void write_data_rows(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns, std::span<const Row> rows,
+                     std::span<const int16_t> formats) {
+  RowArena arena;
+  for (const Row& row : rows) {
+    RowIter it(row.ref(), &arena);
     writer.begin_data_row(static_cast<int16_t>(columns.size()));
     for (size_t c = 0; c < columns.size(); ++c) {
       Datum d = it.done() ? Datum::null() : it.next();

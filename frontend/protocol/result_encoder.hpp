@@ -24,6 +24,11 @@ void write_row_description(pgwire::BackendWriter& writer, std::span<const Result
 // DataRows for result.rows[begin, end).
 void write_data_rows(pgwire::BackendWriter& writer, const ExecResult& result, size_t begin, size_t end,
                      std::span<const int16_t> formats);
+void write_data_rows(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns, std::span<const Row> rows,
+                     std::span<const int16_t> formats);
+// CopyData lines (COPY TO STDOUT) for `rows` in `format`.
+void write_copy_rows(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns, std::span<const Row> rows,
+                     const CopyFormat& format);
 
 // Bind's result format codes (0, 1 or one per column) expanded to one per
 // column; 08P01 on a count mismatch, 22023 on an unknown code.

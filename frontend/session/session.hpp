@@ -14,6 +14,7 @@
 
 #include "common/timestamp.hpp"
 
+#include "frontend/adapter/cursor.hpp"
 #include "frontend/adapter/prepared_statement.hpp"
 #include "frontend/server/cancel_registry.hpp"
 #include "frontend/session/session_vars.hpp"
@@ -38,12 +39,14 @@ class Session {
   const SessionVars& vars() const { return vars_; }
 
   TransactionState transaction() const { return transaction_; }
-  // Leaving a transaction block forgets its timestamp and isolation level.
+  // Leaving a transaction block forgets its timestamp and isolation level
+  // and closes its cursors.
   void set_transaction(TransactionState t) {
     transaction_ = t;
     if (t == TransactionState::kIdle) {
       transaction_ts_.reset();
       transaction_isolation_.reset();
+      cursors_.clear();
     }
   }
 
@@ -64,6 +67,9 @@ class Session {
     return statements_;
   }
   std::map<std::string, Portal, std::less<>>& portals() { return portals_; }
+  // DECLAREd cursors: closed (their subscribes ended) when the transaction
+  // block ends.
+  std::map<std::string, Cursor, std::less<>>& cursors() { return cursors_; }
 
   const std::shared_ptr<CancelToken>& cancel_token() const { return cancel_token_; }
 
@@ -76,6 +82,7 @@ class Session {
   std::optional<std::string> transaction_isolation_;
   std::map<std::string, std::shared_ptr<const PreparedStatement>, std::less<>> statements_;
   std::map<std::string, Portal, std::less<>> portals_;
+  std::map<std::string, Cursor, std::less<>> cursors_;
   std::shared_ptr<CancelToken> cancel_token_ = std::make_shared<CancelToken>();
 };
 

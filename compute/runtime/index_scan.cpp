@@ -1,0 +1,73 @@
+#include "compute/runtime/index_scan.hpp"
+
+#include "common/eval_context.hpp"
+#include "compute/dataflow/error_row.hpp"
+
+namespace tandem::compute {
+
+IndexScan::IndexScan(const Peek& peek, std::vector<Part> parts)
+    : time_(peek.time), mfp_(peek.mfp), parts_(std::move(parts)) {}
+
+Result<std::unique_ptr<IndexScan>> IndexScan::open(const Peek& peek, std::vector<Part> parts) {
+  for (const Part& part : parts) {
+    CursorList errs(part.second->batches);
+    Status first;
+    for_each_as_of(errs, peek.time, [&](std::string_view key, std::string_view, Diff diff) {
+      if (diff > 0 && first.is_ok()) first = status_from_error_row(RowRef(key));
+    });
+    if (!first.is_ok()) return evaluation_error(first);
+  }
+  std::unique_ptr<IndexScan> scan(new IndexScan(peek, std::move(parts)));
+  scan->start_part();
+  return scan;
+}
+
+void IndexScan::start_part() {
+  cursor_.reset();
+  for (; part_ < parts_.size(); ++part_) {
+    cursor_ = std::make_unique<CursorList>(parts_[part_].first->batches);
+    if (cursor_->key_valid()) return;
+  }
+  cursor_.reset();
+}
+
+Result<std::vector<std::pair<Row, Diff>>> IndexScan::next(std::size_t fuel) {
+  std::vector<std::pair<Row, Diff>> rows;
+  EvalContext ctx;
+  Row out;
+  while (!done() && fuel > 0) {
+    CursorList& cursor = *cursor_;
+    // One (key, val) position per unit of fuel; the cursor stays where the
+    // fuel ran out.
+    while (cursor.key_valid() && fuel > 0) {
+      for (; cursor.val_valid() && fuel > 0; cursor.step_val(), --fuel) {
+        Diff sum = 0;
+        cursor.for_each_time([&](Timestamp t, Diff d) {
+          if (t <= time_) sum += d;
+        });
+        if (sum == 0) continue;
+        if (sum < 0) {
+          part_ = parts_.size();
+          return Status::error(sqlstate::kInternalError, "invalid data in index: negative multiplicity");
+        }
+        auto kept = mfp_.evaluate_row(RowRef(cursor.val()), ctx, &out);
+        if (!kept.ok()) {
+          part_ = parts_.size();
+          return evaluation_error(kept.status());
+        }
+        if (*kept) {
+          rows.emplace_back(std::move(out), sum);
+          out = Row();
+        }
+      }
+      if (!cursor.val_valid()) cursor.step_key();
+    }
+    if (!cursor.key_valid()) {
+      ++part_;
+      start_part();
+    }
+  }
+  return rows;
+}
+
+}  // namespace tandem::compute
