@@ -1,7 +1,8 @@
 // Runtime::peek_if_ready (the inline fast path of DESIGN §9): it answers
 // exactly what a Peek command answers once the time is sealed, declines
 // (nullopt) before that, below since, over budget and after a drop, and
-// stays correct while another thread keeps the index changing.
+// stays correct while another thread keeps the index changing; an IndexScan
+// over the same sealed snapshots, read in pieces, answers the same rows.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -127,8 +128,6 @@ TEST_CASE("inline peeks from several threads while the index changes", "[runtime
   CHECK(wrong == 0);
 }
 
-}  // namespace tandem::compute
-
 TEST_CASE("an index scan read in small pieces answers what a Peek command answers", "[runtime]") {
   for (const std::size_t workers : {1, 2}) {
     Harness h(workers, {1});
@@ -164,3 +163,5 @@ TEST_CASE("an index scan read in small pieces answers what a Peek command answer
     CHECK_FALSE(h.runtime().scan_if_ready(unsealed).has_value());
   }
 }
+
+}  // namespace tandem::compute
