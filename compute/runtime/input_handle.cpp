@@ -1,5 +1,6 @@
 #include "compute/runtime/input_handle.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace tandem::compute {
@@ -22,6 +23,16 @@ void InputHandle::send_batch(std::vector<Update> updates) {
     return;
   }
   buffered_.insert(buffered_.end(), std::make_move_iterator(updates.begin()), std::make_move_iterator(updates.end()));
+}
+
+void InputHandle::send_shared(Chunk updates) {
+  if (!updates || updates->empty()) return;
+  std::lock_guard lock(mutex_);
+  if (workers_ == 1 && buffered_.empty()) {
+    shared_.push_back(std::move(updates));
+    return;
+  }
+  buffered_.insert(buffered_.end(), updates->begin(), updates->end());
 }
 
 void InputHandle::send_errors(std::vector<Update> errors) {
@@ -53,13 +64,13 @@ std::vector<InputHandle::Chunk> InputHandle::partition(std::vector<Update>&& upd
   std::vector<Chunk> parts(workers_);
   if (updates.empty()) return parts;
   if (workers_ == 1) {
-    parts[0] = std::make_shared<std::vector<Update>>(std::move(updates));
+    parts[0] = std::make_shared<const std::vector<Update>>(std::move(updates));
     return parts;
   }
-  for (Update& u : updates) {
-    Chunk& part = parts[worker_of(u)];
-    if (!part) part = std::make_shared<std::vector<Update>>();
-    part->push_back(std::move(u));
+  std::vector<std::vector<Update>> split(workers_);
+  for (Update& u : updates) split[worker_of(u)].push_back(std::move(u));
+  for (std::size_t w = 0; w < workers_; ++w) {
+    if (!split[w].empty()) parts[w] = std::make_shared<const std::vector<Update>>(std::move(split[w]));
   }
   return parts;
 }
@@ -88,6 +99,18 @@ void InputHandle::advance_to(Timestamp frontier) {
     std::lock_guard lock(mutex_);
     assert(frontier >= frontier_);
     frontier_ = std::max(frontier_, frontier);
+    // Shared chunks wholly before the frontier go out as they are; any
+    // other is copied into buffered_ first, to be released by time.
+    std::vector<Chunk> shared;
+    for (Chunk& c : shared_) {
+      bool before = std::all_of(c->begin(), c->end(), [&](const Update& u) { return u.time < frontier_; });
+      if (before) {
+        shared.push_back(std::move(c));
+      } else {
+        buffered_.insert(buffered_.end(), c->begin(), c->end());
+      }
+    }
+    shared_.clear();
     std::vector<Chunk> oks = partition(release_before(buffered_, frontier_));
     std::vector<Chunk> errs =
         partition(buffered_errs_.empty() ? std::vector<Update>{} : release_before(buffered_errs_, frontier_));
@@ -100,11 +123,13 @@ void InputHandle::advance_to(Timestamp frontier) {
     for (auto& subscription : subscribers_) {
       for (std::size_t w = 0; w < workers_; ++w) {
         if (auto feed = subscription[w].lock()) {
+          for (const Chunk& c : shared) feed->push(c, nullptr, frontier_);  // workers_ == 1
           feed->push(oks[w], errs[w], frontier_);
           fed[w] = true;
         }
       }
     }
+    for (Chunk& c : shared) append_history(history_[0], std::move(c));
     for (std::size_t w = 0; w < workers_; ++w) {
       append_history(history_[w], std::move(oks[w]));
       append_history(history_errs_[w], std::move(errs[w]));

@@ -39,6 +39,11 @@ class InputHandle {
   void send(Row row, Timestamp time, Diff diff);
   // Many updates at once. REQUIRES every time >= frontier().
   void send_batch(std::vector<Update> updates);
+  // Updates other inputs may share (feeding one table to many runtimes):
+  // never modified here; with one worker the chunk itself is released and
+  // kept, with more it is copied out by worker. REQUIRES every time >=
+  // frontier().
+  void send_shared(std::shared_ptr<const std::vector<Update>> updates);
   // Error rows (compute/dataflow/error_row.hpp) as vals, for sources whose
   // collection carries errors. REQUIRES every time >= frontier().
   void send_errors(std::vector<Update> errors);
@@ -50,7 +55,7 @@ class InputHandle {
   std::vector<std::shared_ptr<SourceFeed>> subscribe();
 
  private:
-  using Chunk = std::shared_ptr<std::vector<Update>>;
+  using Chunk = std::shared_ptr<const std::vector<Update>>;
   using History = std::vector<std::vector<Chunk>>;  // per worker, oldest first
 
   std::size_t worker_of(const Update& u) const { return hash_row(u.val) % workers_; }
@@ -62,6 +67,8 @@ class InputHandle {
   Waker waker_;
   mutable std::mutex mutex_;
   std::vector<Update> buffered_;
+  // One worker only: shared chunks sent while buffered_ was empty, in order.
+  std::vector<Chunk> shared_;
   History history_;
   std::vector<Update> buffered_errs_;
   History history_errs_;

@@ -21,6 +21,7 @@ Result<std::unique_ptr<Coordinator>> Coordinator::open(storage::DurableStore& du
   // materialized views' shards keep their uppers until their sinks write.
   c->oracle_->apply_write(boot);
   c->upper_ = boot + 1;
+  c->fed_upper_ = boot + 1;
   TANDEM_RETURN_IF_ERROR(c->add_cluster(options.default_cluster, options.compute_workers));
   c->ticker_ = std::make_unique<asio::steady_timer>(c->io_);
   c->schedule_upper_tick();
@@ -66,6 +67,7 @@ void Coordinator::advance_all() {
       for (auto& [id, table] : tables_) {
         for (auto& [cluster, input] : table.inputs) input->advance_to(upper);
       }
+      fed_upper_ = std::max(fed_upper_, upper);
       frontiers_.set_table_upper(upper);
     });
   });
@@ -169,6 +171,7 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
   }
   tables_.emplace(table, std::move(t));
   frontiers_.add_table(table, upper_ - 1);
+  fed_upper_ = std::max(fed_upper_, upper_);
   frontiers_.set_table_upper(upper_);
   return Status::ok();
 }
@@ -178,8 +181,10 @@ Status Coordinator::add_cluster(uint64_t cluster, size_t workers) {
   auto runtime = std::make_unique<compute::Runtime>(compute::RuntimeOptions{std::max<size_t>(1, workers)});
   runtime->set_response_waker([this, cluster] { asio::post(io_, [this, cluster] { drain_compute_responses(cluster); }); });
   // Every table becomes a source of the new runtime, with its contents as
-  // of the last applied write; later writes reach it like every runtime.
-  Timestamp as_of = oracle_->read_ts();
+  // of the last write fed to the other runtimes; later writes reach it like
+  // every runtime. (Not the oracle's read time: a write acknowledged at
+  // commit may not be fed yet, and would arrive twice.)
+  Timestamp as_of = fed_upper_ - 1;
   for (auto& [id, table] : tables_) {
     auto input = runtime->create_input(id);
     TANDEM_ASSIGN_OR_RETURN(auto rows, shards_->snapshot(table.shard, as_of));
@@ -411,19 +416,17 @@ Status Coordinator::sequence_write(std::vector<TableWrite>& writes, std::functio
       for (auto& w : *shared_writes) {
         auto it = tables_.find(w.table);
         if (it == tables_.end()) continue;  // dropped while the write committed
-        for (auto input = it->second.inputs.begin(); input != it->second.inputs.end(); ++input) {
-          bool last = std::next(input) == it->second.inputs.end();
-          std::vector<compute::Update> updates;
-          updates.reserve(w.updates.size());
-          for (auto& [row, diff] : w.updates) {
-            updates.push_back(compute::Update{{}, last ? std::move(row) : row, time, diff});
-          }
-          input->second->send_batch(std::move(updates));
-        }
+        // One chunk of updates, shared by every cluster's input (no copy
+        // per cluster).
+        auto updates = std::make_shared<std::vector<compute::Update>>();
+        updates->reserve(w.updates.size());
+        for (auto& [row, diff] : w.updates) updates->push_back(compute::Update{{}, std::move(row), time, diff});
+        for (auto& [cluster, input] : it->second.inputs) input->send_shared(updates);
       }
       for (auto& [id, table] : tables_) {
         for (auto& [cluster, input] : table.inputs) input->advance_to(time + 1);
       }
+      fed_upper_ = std::max(fed_upper_, time + 1);
       frontiers_.set_table_upper(time + 1);
       if (done) done(time);
     });

@@ -271,6 +271,9 @@ class Coordinator {
   std::map<compute::GlobalId, Table> tables_;
   std::map<compute::GlobalId, MaterializedView> mvs_;
   // The upper every table has been advanced to (all move together).
+  // The upper every table's compute inputs have been fed to (coordinator
+  // thread only; trails upper_ while commits are in flight).
+  Timestamp fed_upper_ = 0;
   Timestamp upper_ = 0;
   // Writes in flight keep later uppers from overtaking them.
   size_t writes_in_flight_ = 0;
