@@ -335,10 +335,15 @@ Result<std::vector<std::pair<std::string, Diff>>> Coordinator::snapshot(compute:
 }
 
 void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done) {
+  lock_and_sequence(writes, done, false);
+}
+
+void Coordinator::lock_and_sequence(std::vector<TableWrite>& writes, std::function<void(Result<Timestamp>)>& done,
+                                    bool ack_on_commit) {
   Status sequenced = Status::ok();
   {
     std::lock_guard lock(write_mutex_);
-    sequenced = sequence_write(writes, done, false);
+    sequenced = sequence_write(writes, done, ack_on_commit);
   }
   if (!sequenced.is_ok()) done(sequenced);
 }
@@ -356,12 +361,7 @@ void Coordinator::write_and_ack(std::vector<TableWrite> writes, std::function<vo
     return;
   }
   asio::post(io_, [this, writes = std::move(writes), acked = std::move(acked)]() mutable {
-    Status sequenced = Status::ok();
-    {
-      std::lock_guard lock(write_mutex_);
-      sequenced = sequence_write(writes, acked, true);
-    }
-    if (!sequenced.is_ok()) acked(sequenced);
+    lock_and_sequence(writes, acked, true);
   });
 }
 

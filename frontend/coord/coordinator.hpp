@@ -193,6 +193,10 @@ class Coordinator {
   // for the caller to report after unlocking (nothing is taken then).
   Status sequence_write(std::vector<TableWrite>& writes, std::function<void(Result<Timestamp>)>& done,
                         bool ack_on_commit);
+  // sequence_write under write_mutex_ (waiting for it), reporting an error
+  // to `done` after unlocking.
+  void lock_and_sequence(std::vector<TableWrite>& writes, std::function<void(Result<Timestamp>)>& done,
+                         bool ack_on_commit);
   // Moves every table's upper (and compute frontier) to a new timestamp.
   void advance_all();
 

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <thread>
 
+#include "tests/support/pg_conn.hpp"
 #include "tests/support/tandemd_process.hpp"
 
 using tandem::testing::TandemdProcess;
@@ -23,13 +24,7 @@ TandemdProcess& server() {
   return process;
 }
 
-struct Conn {
-  PGconn* c;
-  explicit Conn(const std::string& conninfo) : c(PQconnectdb(conninfo.c_str())) {
-    REQUIRE(PQstatus(c) == CONNECTION_OK);
-  }
-  ~Conn() { PQfinish(c); }
-};
+using Conn = tandem::testing::PgConn;
 
 std::string sqlstate_of(PGresult* r) {
   const char* s = PQresultErrorField(r, PG_DIAG_SQLSTATE);

@@ -13,6 +13,7 @@
 
 #include "frontend/pgwire/frontend_encoder.hpp"
 #include "tests/support/raw_client.hpp"
+#include "tests/support/pg_conn.hpp"
 #include "tests/support/tandemd_process.hpp"
 
 using tandem::pgwire::FrontendWriter;
@@ -32,18 +33,9 @@ TandemdProcess& server() {
 // Serializable reads are answered at once from the sealed index (a strict
 // serializable one may have to wait for the oracle's time to be sealed, and
 // a waiting peek is answered whole).
-struct Conn {
-  PGconn* c;
-  explicit Conn(const std::string& conninfo) : c(PQconnectdb(conninfo.c_str())) {
-    REQUIRE(PQstatus(c) == CONNECTION_OK);
+struct Conn : tandem::testing::PgConn {
+  explicit Conn(const std::string& conninfo) : PgConn(conninfo) {
     PQclear(PQexec(c, "SET transaction_isolation = 'serializable'"));
-  }
-  ~Conn() { PQfinish(c); }
-  void exec_ok(const std::string& sql) {
-    PGresult* r = PQexec(c, sql.c_str());
-    INFO(sql << ": " << PQresultErrorMessage(r));
-    CHECK((PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK));
-    PQclear(r);
   }
 };
 

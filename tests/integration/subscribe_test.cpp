@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/pg_conn.hpp"
 #include "tests/support/tandemd_process.hpp"
 
 using tandem::testing::TandemdProcess;
@@ -29,21 +30,7 @@ TandemdProcess& server() {
   return process;
 }
 
-struct Conn {
-  PGconn* c;
-  explicit Conn(const std::string& conninfo) : c(PQconnectdb(conninfo.c_str())) {
-    REQUIRE(PQstatus(c) == CONNECTION_OK);
-  }
-  ~Conn() {
-    if (c) PQfinish(c);
-  }
-  void exec_ok(const std::string& sql) {
-    PGresult* r = PQexec(c, sql.c_str());
-    INFO(sql << ": " << PQresultErrorMessage(r));
-    CHECK((PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK));
-    PQclear(r);
-  }
-};
+using Conn = tandem::testing::PgConn;
 
 // The next CopyData line of a COPY OUT, waiting up to `timeout`; nullopt
 // on timeout or at the end of the copy.

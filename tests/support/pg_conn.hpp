@@ -1,0 +1,32 @@
+#pragma once
+// A libpq connection for integration tests: connected or the test fails,
+// finished on destruction (unless a test took it over by nulling `c`).
+
+#include <libpq-fe.h>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+namespace tandem::testing {
+
+struct PgConn {
+  PGconn* c;
+  explicit PgConn(const std::string& conninfo) : c(PQconnectdb(conninfo.c_str())) {
+    REQUIRE(PQstatus(c) == CONNECTION_OK);
+  }
+  ~PgConn() {
+    if (c) PQfinish(c);
+  }
+  PgConn(const PgConn&) = delete;
+  PgConn& operator=(const PgConn&) = delete;
+  // Runs `sql`; a failure is a test failure naming the statement.
+  void exec_ok(const std::string& sql) {
+    PGresult* r = PQexec(c, sql.c_str());
+    INFO(sql << ": " << PQresultErrorMessage(r));
+    CHECK((PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK));
+    PQclear(r);
+  }
+};
+
+}  // namespace tandem::testing
