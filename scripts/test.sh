@@ -95,6 +95,26 @@ else
   echo "== SQLite peer files not found (../shared/peer-slt): skipped"
 fi
 
+# tandem-bench in quick mode (issue 7): every scenario, both arms, each
+# against its own tandemd on scaled-down data (about a minute). A scenario
+# counts as passed when it produced numbers; the figures themselves are not
+# judged here (bench/README.md).
+echo "== tandem-bench --quick (counts are scenarios)"
+BENCH_OUT=$(mktemp -d /tmp/tandem-bench-quick-XXXXXX)
+timeout 300 build/bin/tandem-bench --quick --out "$BENCH_OUT" >build/tandem-bench.log 2>&1
+line=$(grep -E '^scenarios: [0-9]+ produced numbers, [0-9]+ did not' build/tandem-bench.log | tail -1)
+if [ -z "$line" ]; then
+  tail -40 build/tandem-bench.log
+  echo "tandem-bench produced no summary"
+  failed=$((failed + 1))
+else
+  grep -E '^(==|[a-z-]+ +ERROR)' build/tandem-bench.log
+  echo "$line"
+  passed=$((passed + $(echo "$line" | sed -E 's/^scenarios: ([0-9]+) produced.*/\1/')))
+  failed=$((failed + $(echo "$line" | sed -E 's/.*numbers, ([0-9]+) did not.*/\1/')))
+fi
+rm -rf "$BENCH_OUT"
+
 if [ "${TANDEM_SKIP_TSAN:-0}" != 1 ]; then
   echo "== concurrency and runtime tests ([concurrency], [runtime]) under ThreadSanitizer"
   TSAN_BINARIES=(compute_tests frontend_tests)
