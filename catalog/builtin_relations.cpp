@@ -16,6 +16,7 @@ const std::vector<BuiltinRelation>& relations() {
     builtin_detail::add_mz_catalog_relations(out);
     builtin_detail::add_pg_catalog_relations(out);
     builtin_detail::add_information_schema_relations(out);
+    builtin_detail::add_mz_internal_relations(out);
     return out;
   }();
   return all;

@@ -5,7 +5,12 @@
 // (pg_namespace, pg_class, pg_attribute, pg_type, pg_database, pg_index,
 // pg_am, pg_roles, pg_user, pg_settings, pg_description, pg_attrdef,
 // pg_collation, pg_constraint, pg_inherits) and information_schema (tables,
-// columns, schemata), with Materialize's and PostgreSQL's column names.
+// columns, schemata), with Materialize's and PostgreSQL's column names;
+// and the controller-level introspection relations of mz_internal and
+// mz_catalog (hydration, frontiers, lag, replica metrics:
+// builtin_mz_internal.cpp), whose rows come from the controller's status
+// taken when the read is planned (a snapshot at the read's time, like the
+// catalog rows; hence also refused under indexes, MVs and subscribes).
 //
 // Design: Materialize keeps these as builtin tables that the coordinator
 // writes in the same transaction as each catalog change. tandem instead
@@ -40,6 +45,7 @@
 #include <vector>
 
 #include "catalog/catalog_snapshot.hpp"
+#include "catalog/controller_status.hpp"
 #include "common/row.hpp"
 #include "common/status.hpp"
 
@@ -71,6 +77,9 @@ ItemKind visible_kind(const Item& item);
 struct BuiltinContext {
   SearchPath path;
   std::string user;
+  // The controller-level relations (builtin_mz_internal.cpp) read the
+  // controller's status through this; without it they have no rows.
+  ControllerStatusSource controller;
 };
 
 // The rows of builtin relation `item` in `snapshot`, column by column as
@@ -95,6 +104,7 @@ struct BuiltinRelation {
 void add_mz_catalog_relations(std::vector<BuiltinRelation>& out);
 void add_pg_catalog_relations(std::vector<BuiltinRelation>& out);
 void add_information_schema_relations(std::vector<BuiltinRelation>& out);
+void add_mz_internal_relations(std::vector<BuiltinRelation>& out);
 
 // Helpers shared by the generators.
 std::string owner_id(const Item& item);

@@ -6,6 +6,7 @@
 
 #include "catalog/builtin_relations.hpp"
 #include "catalog/catalog_errors.hpp"
+#include "catalog/controller_status.hpp"
 #include "common/func_resolve.hpp"
 #include "planner/binder/expr_binder.hpp"
 #include "planner/parser/name_rewrite.hpp"
@@ -324,10 +325,7 @@ Result<ExecResult> alter_rename(Engine& engine, const catalog::SearchPath& path,
   return r;
 }
 
-uint64_t cluster_key(catalog::ClusterId id) {
-  uint64_t tag = id.kind == catalog::IdKind::kUser ? 0 : id.kind == catalog::IdKind::kSystem ? 1 : 2;
-  return (tag << 62) | id.value;
-}
+uint64_t cluster_key(catalog::ClusterId id) { return catalog::cluster_to_compute(id); }
 
 Result<size_t> workers_for_size(const std::string& size) {
   auto number = [](std::string_view s) -> std::optional<size_t> {

@@ -47,7 +47,13 @@ const planner::CatalogItem* SessionCatalog::resolve(const std::vector<std::strin
       case catalog::ItemKind::kSource: slot->kind = planner::ItemKind::kSystemRelation; break;
     }
     if (catalog::is_builtin_catalog_relation(*found)) {
-      catalog::BuiltinContext context{path_, ""};
+      catalog::BuiltinContext context{path_, "", {}};
+      if (controller_) {
+        context.controller = [this] {
+          if (!controller_status_) controller_status_ = controller_();
+          return controller_status_;
+        };
+      }
       slot->rows = std::make_shared<const std::vector<Row>>(catalog::builtin_rows(*snapshot_, *found, context));
     }
   }

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "catalog/catalog_snapshot.hpp"
+#include "catalog/controller_status.hpp"
 #include "planner/catalog_reader.hpp"
 
 namespace tandem::frontend {
@@ -20,6 +21,12 @@ class SessionCatalog final : public planner::CatalogReader {
   SessionCatalog(std::shared_ptr<const catalog::CatalogSnapshot> snapshot, catalog::SearchPath path,
                  std::optional<catalog::ClusterId> cluster = std::nullopt)
       : snapshot_(std::move(snapshot)), path_(std::move(path)), cluster_(cluster) {}
+
+  // Reads of the controller-level relations (mz_internal.mz_frontiers, ...)
+  // take the controller's status from `source`, once per SessionCatalog so
+  // that every relation a statement reads agrees. Without it they are
+  // empty: set it wherever a plan's rows are read, not only described.
+  void set_controller(catalog::ControllerStatusSource source) { controller_ = std::move(source); }
 
   const planner::CatalogItem* resolve(const std::vector<std::string>& name) const override;
   std::vector<planner::IndexInfo> indexes_on(compute::GlobalId id) const override;
@@ -36,6 +43,8 @@ class SessionCatalog final : public planner::CatalogReader {
   catalog::SearchPath path_;
   std::optional<catalog::ClusterId> cluster_;
   mutable std::map<compute::GlobalId, std::unique_ptr<planner::CatalogItem>> resolved_;
+  catalog::ControllerStatusSource controller_;
+  mutable std::shared_ptr<const catalog::ControllerStatus> controller_status_;
 };
 
 }  // namespace tandem::frontend

@@ -79,6 +79,9 @@ awaitable<Result<ExecResult>> Adapter::start_subscribe(Session& session, const P
   const compute::GlobalId sink_id = coord->allocate_transient_id();
   auto planned = planner::plan_materialized_view(bound.query, export_id, reader, ctx);
   if (!planned.ok()) co_return planned.status();
+  // Catalog and controller relations are constants computed per read
+  // (catalog/builtin_relations.hpp): a subscribe would never see them change.
+  if (Status refused = reader.refuse_builtin_catalog_relations("SUBSCRIBE"); !refused.is_ok()) co_return refused;
   compute::DataflowDescription desc = std::move(*planned);
 
   // The as_of is chosen like a read's timestamp (AS OF, the inputs' since,

@@ -46,6 +46,7 @@ void Coordinator::schedule_upper_tick() {
   ticker_->async_wait([this](const boost::system::error_code& ec) {
     if (ec || stopping_) return;
     advance_all();
+    process_metrics_.sample();
     schedule_upper_tick();
   });
 }
@@ -209,12 +210,34 @@ Status Coordinator::send(uint64_t cluster, compute::ComputeCommand command) {
   auto it = runtimes_.find(cluster);
   if (it == runtimes_.end()) return Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime");
   if (auto* create = std::get_if<compute::CreateDataflow>(&command)) {
-    for (const auto& e : create->desc.index_exports) frontiers_.add_index(e.index_id, create->desc.as_of);
+    const compute::DataflowDescription& desc = create->desc;
+    for (const auto& e : desc.index_exports) frontiers_.add_index(e.index_id, desc.as_of);
+    track_hydration(cluster, desc);
   } else if (auto* drop = std::get_if<compute::DropDataflow>(&command)) {
     frontiers_.remove(drop->export_id);
+    hydration_.dropped(drop->export_id);
   }
   it->second->send(std::move(command));
   return Status::ok();
+}
+
+void Coordinator::track_hydration(uint64_t cluster, const compute::DataflowDescription& desc) {
+  std::set<compute::GlobalId> sinked;
+  for (const auto& sink : desc.sink_exports) {
+    hydration_.created(sink.sink_id, sink.index_id, cluster, desc.as_of);
+    sinked.insert(sink.index_id);
+  }
+  for (const auto& e : desc.index_exports) {
+    if (sinked.count(e.index_id) == 0) hydration_.created(e.index_id, e.index_id, cluster, desc.as_of);
+  }
+}
+
+std::shared_ptr<const catalog::ControllerStatus> Coordinator::controller_status() const {
+  auto status = std::make_shared<catalog::ControllerStatus>();
+  status->compute = hydration_.statuses();
+  status->frontiers = frontiers_.all();
+  status->process = process_metrics_.status();
+  return status;
 }
 
 std::optional<compute::PeekResponse> Coordinator::peek_if_ready(uint64_t cluster, const compute::Peek& peek,
@@ -298,9 +321,13 @@ void Coordinator::drain_compute_responses(uint64_t cluster) {
   auto runtime = runtimes_.find(cluster);
   if (runtime == runtimes_.end()) return;
   while (auto response = runtime->second->try_recv()) {
-    if (auto* f = std::get_if<compute::FrontierUpper>(&*response)) frontiers_.advance_index(f->id, f->upper);
+    if (auto* f = std::get_if<compute::FrontierUpper>(&*response)) {
+      frontiers_.advance_index(f->id, f->upper);
+      hydration_.advanced(f->id, f->upper);
+    }
     auto* p = std::get_if<compute::PeekResponse>(&*response);
     if (auto* sink = std::get_if<compute::SinkBatch>(&*response)) {
+      hydration_.advanced(sink->sink_id, sink->upper);
       on_sink_batch(std::move(*sink));
       continue;
     }

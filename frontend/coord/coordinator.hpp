@@ -42,6 +42,8 @@
 #include "compute/plan/global_id.hpp"
 #include "compute/runtime/runtime.hpp"
 #include "frontend/coord/frontiers.hpp"
+#include "frontend/coord/hydration_tracker.hpp"
+#include "frontend/coord/process_metrics.hpp"
 #include "storage/shard_store.hpp"
 #include "storage/timestamp_oracle.hpp"
 
@@ -95,6 +97,10 @@ class Coordinator {
   // (compute::ComputeClient::scan_if_ready); nullopt: submit a peek.
   std::optional<Result<std::unique_ptr<compute::IndexScan>>> scan_if_ready(uint64_t cluster,
                                                                            const compute::Peek& peek);
+  // What the controller knows now of every dataflow export's hydration and
+  // frontiers, every collection's since and upper, and the process's cpu
+  // and memory (the mz_internal controller relations).
+  std::shared_ptr<const catalog::ControllerStatus> controller_status() const;
   compute::GlobalId allocate_transient_id() { return next_transient_.fetch_add(1, std::memory_order_relaxed); }
 
   // ---- on the coordinator thread ----
@@ -272,6 +278,10 @@ class Coordinator {
   // callers on other threads.
   std::shared_mutex runtimes_mutex_;
   CollectionFrontiers frontiers_;
+  HydrationTracker hydration_;
+  ProcessMetrics process_metrics_;
+  // Records the dataflow's exports with hydration_ (send()).
+  void track_hydration(uint64_t cluster, const compute::DataflowDescription& desc);
   std::map<compute::GlobalId, Table> tables_;
   std::map<compute::GlobalId, MaterializedView> mvs_;
   // The upper every table has been advanced to (all move together).

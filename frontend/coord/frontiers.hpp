@@ -17,6 +17,9 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <vector>
+
+#include "catalog/controller_status.hpp"
 
 #include "common/timestamp.hpp"
 #include "compute/plan/global_id.hpp"
@@ -53,6 +56,14 @@ class CollectionFrontiers {
     std::lock_guard lock(mutex_);
     auto it = indexes_.find(id);
     if (it != indexes_.end() && upper > it->second.upper) it->second.upper = upper;
+  }
+  // Every collection's since and upper (mz_internal.mz_frontiers).
+  std::vector<catalog::CollectionFrontierStatus> all() const {
+    std::lock_guard lock(mutex_);
+    std::vector<catalog::CollectionFrontierStatus> out;
+    for (const auto& [id, since] : tables_) out.push_back({id, since, table_upper_});
+    for (const auto& [id, f] : indexes_) out.push_back({id, f.since, f.upper});
+    return out;
   }
   std::optional<Frontier> get(compute::GlobalId id) const {
     std::lock_guard lock(mutex_);

@@ -1,0 +1,237 @@
+// Rows of the controller-level introspection relations (Materialize's
+// names and columns, reference §3): one set for all replicas, keyed by
+// replica_id, computed from the ControllerStatus taken when the read is
+// planned (controller_status.hpp), joined with the catalog snapshot so that
+// only objects that exist at the statement's catalog version appear.
+//
+//  mz_internal.mz_compute_hydration_statuses  indexes, materialized views
+//  mz_internal.mz_hydration_statuses          and subscribes, per replica
+//  mz_catalog.mz_cluster_replica_frontiers    their output frontier per replica
+//  mz_internal.mz_frontiers                   tables, indexes, materialized
+//                                             views: since / upper
+//  mz_internal.mz_materialization_lag         indexes and materialized views
+//  mz_internal.mz_cluster_replica_metrics     cpu and memory per replica
+//  mz_internal.mz_cluster_replica_utilization the same over the limits
+//
+// Metrics: every replica runs in this one process, so each replica's row
+// reports the whole process (process_id 0): cpu time per second over the
+// coordinator's last sample interval, resident memory, allocator heap;
+// limits are the machine's cores and memory. disk_bytes/disk_percent are
+// NULL: replicas have no scratch disk (mz_clusters.disk is false).
+// Materialize's uint8 columns are bigint here.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "catalog/builtin_relations.hpp"
+
+namespace tandem::catalog::builtin_detail {
+namespace {
+
+using T = TypeId;
+
+Datum str(const std::string& s) { return Datum::from_string(s); }
+
+std::shared_ptr<const ControllerStatus> status_of(const BuiltinContext& context) {
+  return context.controller ? context.controller() : nullptr;
+}
+
+std::string replica_id(uint64_t cluster) { return cluster_id_from_compute(cluster).to_string(); }
+
+// The object's id as users see it, if the object exists at this snapshot
+// (subscribes are transient and not catalog items).
+std::optional<std::string> object_name(const CatalogSnapshot& s, uint64_t raw) {
+  ItemId id = item_id_from_compute(raw);
+  if (id.is_transient() || s.item(id) != nullptr) return id.to_string();
+  return std::nullopt;
+}
+
+// The replicas that exist: one per cluster with a replica.
+std::set<uint64_t> replicas(const CatalogSnapshot& s) {
+  std::set<uint64_t> out;
+  for (const Cluster* c : s.clusters()) {
+    if (c->replication_factor == 0) continue;
+    out.insert(cluster_to_compute(c->id));
+  }
+  return out;
+}
+
+Datum micros(int64_t us) { return Datum::from_interval(Interval{0, 0, us}); }
+
+template <class F>
+std::vector<Row> for_each_export(const CatalogSnapshot& s, const BuiltinContext& context, F row_of) {
+  std::vector<Row> rows;
+  auto status = status_of(context);
+  if (!status) return rows;
+  std::set<uint64_t> live = replicas(s);
+  for (const ComputeObjectStatus& o : status->compute) {
+    auto name = object_name(s, o.object_id);
+    if (!name || live.count(o.cluster) == 0) continue;
+    rows.push_back(row_of(*name, o));
+  }
+  return rows;
+}
+
+std::vector<Row> compute_hydration_statuses(const CatalogSnapshot& s, const BuiltinContext& context) {
+  return for_each_export(s, context, [](const std::string& name, const ComputeObjectStatus& o) {
+    return make_row({str(name), str(replica_id(o.cluster)), Datum::from_bool(o.hydrated),
+                     o.hydration_time_us ? micros(*o.hydration_time_us) : Datum::null()});
+  });
+}
+
+std::vector<Row> hydration_statuses(const CatalogSnapshot& s, const BuiltinContext& context) {
+  return for_each_export(s, context, [](const std::string& name, const ComputeObjectStatus& o) {
+    return make_row({str(name), str(replica_id(o.cluster)), Datum::from_bool(o.hydrated)});
+  });
+}
+
+std::vector<Row> cluster_replica_frontiers(const CatalogSnapshot& s, const BuiltinContext& context) {
+  return for_each_export(s, context, [](const std::string& name, const ComputeObjectStatus& o) {
+    return make_row({str(name), str(replica_id(o.cluster)), Datum::from_mz_timestamp(o.write_frontier)});
+  });
+}
+
+// Frontiers of the catalog's collections, by item id.
+std::map<ItemId, CollectionFrontierStatus> collection_frontiers(const CatalogSnapshot& s, const ControllerStatus& status) {
+  std::map<ItemId, CollectionFrontierStatus> out;
+  for (const CollectionFrontierStatus& f : status.frontiers) {
+    ItemId id = item_id_from_compute(f.object_id);
+    if (s.item(id) != nullptr) out.emplace(id, f);
+  }
+  return out;
+}
+
+std::vector<Row> frontiers(const CatalogSnapshot& s, const BuiltinContext& context) {
+  std::vector<Row> rows;
+  auto status = status_of(context);
+  if (!status) return rows;
+  for (const auto& [id, f] : collection_frontiers(s, *status)) {
+    rows.push_back(make_row({str(id.to_string()), Datum::from_mz_timestamp(f.since), Datum::from_mz_timestamp(f.upper)}));
+  }
+  return rows;
+}
+
+// What a dataflow computing `item` imports: its dependencies, with
+// (non-materialized) views replaced by what they read, since a view is
+// inlined into the dataflows that use it.
+void collect_inputs(const CatalogSnapshot& s, const Item& item, std::set<ItemId>& out) {
+  for (ItemId dep : item.dependencies) {
+    const Item* input = s.item(dep);
+    if (input == nullptr) continue;
+    if (input->kind == ItemKind::kView) collect_inputs(s, *input, out);
+    else out.insert(dep);
+  }
+}
+
+// The collections at the roots of `item`'s inputs: tables (and builtin
+// relations), reached through views, indexes and materialized views.
+void collect_roots(const CatalogSnapshot& s, const Item& item, std::set<ItemId>& out) {
+  std::set<ItemId> inputs;
+  collect_inputs(s, item, inputs);
+  for (ItemId id : inputs) {
+    const Item* input = s.item(id);
+    if (input->dependencies.empty()) out.insert(id);
+    else collect_roots(s, *input, out);
+  }
+}
+
+// The input whose upper is furthest ahead of `upper`, and by how much
+// (never negative); inputs without a known frontier (builtin relations:
+// constants) are skipped.
+struct Slowest {
+  std::optional<ItemId> input;
+  Timestamp lag = 0;
+};
+Slowest slowest(const std::set<ItemId>& inputs, Timestamp upper, const std::map<ItemId, CollectionFrontierStatus>& known) {
+  Slowest out;
+  for (ItemId id : inputs) {
+    auto f = known.find(id);
+    if (f == known.end()) continue;
+    Timestamp lag = f->second.upper > upper ? f->second.upper - upper : 0;
+    if (!out.input || lag > out.lag) out = Slowest{id, lag};
+  }
+  return out;
+}
+
+std::vector<Row> materialization_lag(const CatalogSnapshot& s, const BuiltinContext& context) {
+  std::vector<Row> rows;
+  auto status = status_of(context);
+  if (!status) return rows;
+  auto known = collection_frontiers(s, *status);
+  for (const auto& [id, f] : known) {
+    const Item* item = s.item(id);
+    if (item->kind != ItemKind::kIndex && item->kind != ItemKind::kMaterializedView) continue;
+    std::set<ItemId> local;
+    std::set<ItemId> global;
+    collect_inputs(s, *item, local);
+    collect_roots(s, *item, global);
+    Slowest l = slowest(local, f.upper, known);
+    Slowest g = slowest(global, f.upper, known);
+    std::string local_input = l.input ? l.input->to_string() : "";
+    std::string global_input = g.input ? g.input->to_string() : "";
+    auto lag = [](const Slowest& x) { return x.input ? micros(static_cast<int64_t>(x.lag) * 1000) : Datum::null(); };
+    rows.push_back(make_row({str(id.to_string()), lag(l), lag(g), l.input ? str(local_input) : Datum::null(),
+                             g.input ? str(global_input) : Datum::null()}));
+  }
+  return rows;
+}
+
+double percent(int64_t part, int64_t whole) {
+  return whole <= 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+}
+
+template <class F>
+std::vector<Row> per_replica(const CatalogSnapshot& s, const BuiltinContext& context, F row_of) {
+  std::vector<Row> rows;
+  auto status = status_of(context);
+  if (!status) return rows;
+  for (uint64_t replica : replicas(s)) rows.push_back(row_of(str(replica_id(replica)), status->process));
+  return rows;
+}
+
+std::vector<Row> replica_metrics(const CatalogSnapshot& s, const BuiltinContext& context) {
+  return per_replica(s, context, [](Datum replica, const ProcessStatus& p) {
+    return make_row({replica, Datum::from_int64(0), Datum::from_int64(p.cpu_nano_cores),
+                     Datum::from_int64(p.memory_bytes), Datum::null()});
+  });
+}
+
+std::vector<Row> replica_utilization(const CatalogSnapshot& s, const BuiltinContext& context) {
+  return per_replica(s, context, [](Datum replica, const ProcessStatus& p) {
+    return make_row({replica, Datum::from_int64(0), Datum::from_float64(percent(p.cpu_nano_cores, p.cpu_limit_nano_cores)),
+                     Datum::from_float64(percent(p.memory_bytes, p.memory_limit_bytes)), Datum::null(),
+                     Datum::from_float64(percent(p.heap_bytes, p.memory_limit_bytes))});
+  });
+}
+
+}  // namespace
+
+void add_mz_internal_relations(std::vector<BuiltinRelation>& out) {
+  const char* mi = kMzInternalSchema;
+  out.push_back({mi, "mz_compute_hydration_statuses",
+                 {{"object_id", T::kText, false}, {"replica_id", T::kText, false}, {"hydrated", T::kBool, false},
+                  {"hydration_time", T::kInterval, true}}, compute_hydration_statuses});
+  out.push_back({mi, "mz_hydration_statuses",
+                 {{"object_id", T::kText, false}, {"replica_id", T::kText, true}, {"hydrated", T::kBool, true}},
+                 hydration_statuses});
+  out.push_back({mi, "mz_frontiers",
+                 {{"object_id", T::kText, false}, {"read_frontier", T::kMzTimestamp, true},
+                  {"write_frontier", T::kMzTimestamp, true}}, frontiers});
+  out.push_back({kMzCatalogSchema, "mz_cluster_replica_frontiers",
+                 {{"object_id", T::kText, false}, {"replica_id", T::kText, false},
+                  {"write_frontier", T::kMzTimestamp, true}}, cluster_replica_frontiers});
+  out.push_back({mi, "mz_materialization_lag",
+                 {{"object_id", T::kText, false}, {"local_lag", T::kInterval, true}, {"global_lag", T::kInterval, true},
+                  {"slowest_local_input_id", T::kText, true}, {"slowest_global_input_id", T::kText, true}},
+                 materialization_lag});
+  out.push_back({mi, "mz_cluster_replica_utilization",
+                 {{"replica_id", T::kText, false}, {"process_id", T::kInt8, false}, {"cpu_percent", T::kFloat8, true},
+                  {"memory_percent", T::kFloat8, true}, {"disk_percent", T::kFloat8, true},
+                  {"heap_percent", T::kFloat8, true}}, replica_utilization});
+  out.push_back({mi, "mz_cluster_replica_metrics",
+                 {{"replica_id", T::kText, false}, {"process_id", T::kInt8, false},
+                  {"cpu_nano_cores", T::kInt8, true}, {"memory_bytes", T::kInt8, true},
+                  {"disk_bytes", T::kInt8, true}}, replica_metrics});
+}
+
+}  // namespace tandem::catalog::builtin_detail

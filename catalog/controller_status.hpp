@@ -1,0 +1,77 @@
+#pragma once
+// ControllerStatus: what the compute controller (the coordinator) knows at
+// one instant about the collections it maintains, as plain data, for the
+// controller-level introspection relations of mz_internal
+// (builtin_mz_internal.cpp): hydration, frontiers, and the process's cpu
+// and memory.
+//
+// Ids are compute's bare GlobalIds (catalog::to_compute_id) and clusters
+// are packed the same way (cluster_id_from_compute): the coordinator knows
+// only those, and catalog must not include compute or the frontend.
+// Every cluster has exactly one replica, whose id is the cluster's id
+// (mz_cluster_replicas), so a cluster id names the replica too.
+//
+// Threading: plain values; a status is taken once per statement and read
+// by any thread.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "catalog/global_id.hpp"
+#include "common/timestamp.hpp"
+
+namespace tandem::catalog {
+
+// One dataflow export on one replica: an index, a materialized view or a
+// subscribe.
+struct ComputeObjectStatus {
+  uint64_t object_id = 0;  // compute GlobalId of the index, view or subscribe
+  uint64_t cluster = 0;    // packed ClusterId = the replica
+  Timestamp as_of = kMinTimestamp;
+  // The export's output frontier on the replica: an index's upper (least
+  // over workers), a sink's last reported upper.
+  Timestamp write_frontier = kMinTimestamp;
+  // Hydrated once the write frontier passed the as_of on every worker;
+  // the time that took, from the dataflow's creation, in microseconds.
+  bool hydrated = false;
+  std::optional<int64_t> hydration_time_us;
+};
+
+// A readable collection's frontiers as the coordinator tracks them for
+// timestamp selection: tables, indexes and materialized views.
+struct CollectionFrontierStatus {
+  uint64_t object_id = 0;
+  Timestamp since = kMinTimestamp;  // read frontier
+  Timestamp upper = kMinTimestamp;  // write frontier
+};
+
+// The whole process (every replica runs in it): cpu over the last sample
+// interval and memory now.
+struct ProcessStatus {
+  int64_t cpu_nano_cores = 0;       // cpu time used per second, in ns/s
+  int64_t cpu_limit_nano_cores = 0;  // cores available * 1e9
+  int64_t memory_bytes = 0;         // resident set size
+  int64_t heap_bytes = 0;           // allocator bytes in use
+  int64_t memory_limit_bytes = 0;   // the machine's memory
+};
+
+struct ControllerStatus {
+  std::vector<ComputeObjectStatus> compute;
+  std::vector<CollectionFrontierStatus> frontiers;
+  ProcessStatus process;
+};
+
+// Takes a status now. Set by whoever plans a read (the adapter); relations
+// that need it produce no rows without it (only planning that never reads
+// rows, such as describing a statement, goes without).
+using ControllerStatusSource = std::function<std::shared_ptr<const ControllerStatus>()>;
+
+inline uint64_t cluster_to_compute(ClusterId id) { return to_compute_id(ItemId{id.kind, id.value}); }
+inline ClusterId cluster_id_from_compute(uint64_t raw) {
+  ItemId as_item = item_id_from_compute(raw);
+  return ClusterId{as_item.kind, as_item.value};
+}
+
+}  // namespace tandem::catalog
