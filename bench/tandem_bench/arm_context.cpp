@@ -4,8 +4,8 @@
 
 namespace tandem::bench {
 
-ArmContext::ArmContext(Scale scale, std::string conninfo, ArmResult& out)
-    : scale_(scale), conninfo_(std::move(conninfo)), out_(out) {}
+ArmContext::ArmContext(Scale scale, std::string conninfo, ArmResult& out, RateBook& rates)
+    : scale_(scale), conninfo_(std::move(conninfo)), out_(out), rates_(rates) {}
 
 SqlSession& ArmContext::sql() {
   if (!sql_) sql_ = std::make_unique<SqlSession>(conninfo_);
@@ -26,8 +26,9 @@ double ArmContext::measure_capacity(const StreamSpec& spec) {
 
 void ArmContext::calibrate(StreamSpec& spec, int sharing, double fallback_qps) {
   double capacity = measure_capacity(spec);
-  double rate = capacity > 0 ? kTargetUtilization * capacity / sharing : fallback_qps;
-  spec.schedule = Schedule::fixed_rate(std::max(rate, 1.0));
+  auto [it, first_arm] = rates_.try_emplace(spec.name, 0.0);
+  if (first_arm) it->second = std::max(capacity > 0 ? kTargetUtilization * capacity / sharing : fallback_qps, 1.0);
+  spec.schedule = Schedule::fixed_rate(it->second);
 }
 
 void ArmContext::fix_rate(StreamSpec& spec, Schedule schedule, bool measure) {

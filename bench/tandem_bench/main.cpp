@@ -38,7 +38,7 @@ std::string utc_now() {
   return buf;
 }
 
-ArmResult run_arm(const Scenario& scenario, const Arm& arm, const Scale& scale) {
+ArmResult run_arm(const Scenario& scenario, const Arm& arm, const Scale& scale, RateBook& rates) {
   ArmResult out{arm.name, arm.settings, {}, {}};
   try {
     tandem::testing::TandemdProcess server({"--log-level", "warn"});
@@ -46,7 +46,7 @@ ArmResult run_arm(const Scenario& scenario, const Arm& arm, const Scale& scale) 
       SqlSession system(server.conninfo("mz_system"));
       for (const auto& [name, value] : arm.settings) system.exec("ALTER SYSTEM SET " + name + " = '" + value + "'");
     }
-    ArmContext ctx(scale, server.conninfo(), out);
+    ArmContext ctx(scale, server.conninfo(), out, rates);
     scenario.run(ctx);
   } catch (const std::exception& e) {
     out.error = e.what();
@@ -101,7 +101,8 @@ int main(int argc, char** argv) {
   for (const auto& scenario : scenarios) {
     auto started = std::chrono::steady_clock::now();
     ScenarioResult result{scenario.name, scenario.guards, scenario.contended, {}};
-    for (const auto& arm : scenario.arms) result.arms.push_back(run_arm(scenario, arm, scale));
+    RateBook rates;
+    for (const auto& arm : scenario.arms) result.arms.push_back(run_arm(scenario, arm, scale, rates));
     print_scenario(result);
     std::printf("(%s took %.1f s)\n", scenario.name.c_str(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());

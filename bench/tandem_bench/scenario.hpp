@@ -9,6 +9,7 @@
 // Threading: one thread runs a scenario.
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,9 +41,15 @@ struct Scale {
 // Latency arms run at this fraction of the capacity measured just before.
 inline constexpr double kTargetUtilization = 0.3;
 
+// The offered rate of each calibrated stream (by name), decided by the
+// scenario's first arm and reused by the others, so that all arms carry the
+// same load and differ only by their settings (each arm still measures and
+// reports its own capacity and utilization).
+using RateBook = std::map<std::string, double>;
+
 class ArmContext {
  public:
-  ArmContext(Scale scale, std::string conninfo, ArmResult& out);
+  ArmContext(Scale scale, std::string conninfo, ArmResult& out, RateBook& rates);
 
   const Scale& scale() const { return scale_; }
   const std::string& conninfo() const { return conninfo_; }
@@ -53,8 +60,9 @@ class ArmContext {
   // over the capacity window, with its own connections), then makes it open
   // loop at kTargetUtilization of that capacity divided by `sharing` (the
   // number of latency streams that run at once, so their sum stays at the
-  // target). A query that never succeeds has capacity 0 and runs at
-  // `fallback_qps` (its failures are counted, and no utilization shown).
+  // target) — or at the rate the first arm chose (RateBook). A query that
+  // never succeeds has capacity 0 and runs at `fallback_qps` (its failures
+  // are counted, and no utilization shown).
   void calibrate(StreamSpec& spec, int sharing = 1, double fallback_qps = 5);
   // Makes `spec` open loop on `schedule`; its utilization is reported
   // against a capacity measured now (when `measure`) or not at all.
@@ -71,6 +79,7 @@ class ArmContext {
   Scale scale_;
   std::string conninfo_;
   ArmResult& out_;
+  RateBook& rates_;
   std::unique_ptr<SqlSession> sql_;
   std::vector<std::pair<std::string, double>> capacity_;  // stream name -> qps
 };

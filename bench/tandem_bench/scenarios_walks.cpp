@@ -73,6 +73,7 @@ Scenario skewed_point_lookup() {
     StreamSpec skewed;
     skewed.name = "skewed lookup (walks the hot key)";
     skewed.background = true;
+    skewed.timeline = true;  // its arrivals mark the stall windows on the timeline chart
     skewed.session_setup = {isolation_setup("serializable")};
     skewed.prepares = {{"skewed", "SELECT v FROM sk WHERE k = 0 AND v < 0"}};
     skewed.iteration = [](uint64_t) { return Iteration{{"skewed", {}, true}}; };

@@ -12,7 +12,7 @@ namespace tandem::bench {
 namespace {
 
 constexpr const char* kArmColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1"};
-constexpr int kWidth = 1000, kLabel = 330, kRight = 40;
+constexpr int kWidth = 1000, kLabel = 380, kRight = 40, kTimelineLeft = 70;
 
 std::string esc(const std::string& s) {
   std::string out;
@@ -88,8 +88,9 @@ void percentile_chart(std::ostringstream& o, const ScenarioResult& s, int& y) {
   int height = static_cast<int>(rows.size() * (bar * s.arms.size() + 8));
   axis_ticks(o, ax, top, top + height, true);
   for (const auto& r : rows) {
+    std::string label = r.label.size() > 64 ? r.label.substr(0, 61) + "..." : r.label;
     o << "<text x='" << kLabel - 6 << "' y='" << y + bar * s.arms.size() / 2.0 + 4
-      << "' font-size='11' text-anchor='end'>" << esc(r.label) << "</text>";
+      << "' font-size='11' text-anchor='end'>" << esc(label) << "</text>";
     for (std::size_t a = 0; a < r.per_arm.size(); ++a, y += bar) {
       const QueryResult* q = r.per_arm[a];
       if (!q) continue;
@@ -116,17 +117,20 @@ void percentile_chart(std::ostringstream& o, const ScenarioResult& s, int& y) {
 }
 
 void timeline_panels(std::ostringstream& o, const ScenarioResult& s, int& y) {
+  double hi = 1000;  // one latency axis for every panel, so arms compare by eye
+  for (const auto& arm : s.arms)
+    for (const auto& p : arm.phases)
+      for (const auto& q : p.queries)
+        for (const auto& pt : q.timeline) hi = std::max(hi, pt.latency_us);
   for (std::size_t a = 0; a < s.arms.size(); ++a)
     for (const auto& p : s.arms[a].phases)
       for (const auto& q : p.queries) {
         if (q.timeline.size() < 20) continue;  // short ones are injections, drawn as markers
         int top = y + 16, h = 160;
-        o << "<text x='" << kLabel << "' y='" << y + 10 << "' font-size='12'>timeline: " << esc(s.arms[a].name)
-          << " · " << esc(p.name) << " · " << esc(q.name) << " (latency vs arrival)</text>";
-        double hi = 1000;
-        for (const auto& pt : q.timeline) hi = std::max(hi, pt.latency_us);
+        o << "<text x='" << kTimelineLeft << "' y='" << y + 10 << "' font-size='12'>timeline: " << esc(s.arms[a].name)
+          << " · " << esc(p.name) << " · " << esc(q.name) << " (latency vs arrival; dashed lines: injected queries)</text>";
         LogAxis ay{10, decade_above(hi), static_cast<double>(top + h), static_cast<double>(top)};
-        double x0 = kLabel, x1 = kWidth - kRight;
+        double x0 = kTimelineLeft, x1 = kWidth - kRight;
         auto xt = [&](double t) { return x0 + t / std::max(p.seconds, 1e-9) * (x1 - x0); };
         axis_ticks(o, ay, x0, x1, false);
         for (const auto& other : p.queries)
@@ -142,8 +146,9 @@ void timeline_panels(std::ostringstream& o, const ScenarioResult& s, int& y) {
           else
             o << "<text x='" << xt(pt.at_s) << "' y='" << top + 8 << "' font-size='9' fill='#c00'>x</text>";
         }
-        o << "<text x='" << x1 << "' y='" << top + h + 14 << "' font-size='10' text-anchor='end'>" << p.seconds
-          << " s</text>";
+        for (int k = 0; k <= 4; ++k)
+          o << "<text x='" << xt(p.seconds * k / 4) << "' y='" << top + h + 14
+            << "' font-size='10' text-anchor='middle'>" << p.seconds * k / 4 << " s</text>";
         y = top + h + 24;
       }
 }
