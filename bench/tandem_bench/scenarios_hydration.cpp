@@ -47,6 +47,9 @@ StreamSpec staleness_probe(const std::string& name, const std::string& sql) {
   StreamSpec s;
   s.name = name;
   s.connections = 2;
+  // Serializable: the read takes the latest time its inputs allow instead of
+  // waiting for the oracle's, so a lagging frontier shows as staleness.
+  s.session_setup = {isolation_setup("serializable")};
   s.iteration = [sql](uint64_t) { return Iteration{{sql, {}}}; };
   s.observe = [](const PGresult* res) -> std::optional<double> {
     if (PQntuples(res) != 1 || PQnfields(res) != 2 || PQgetisnull(res, 0, 1)) return std::nullopt;
