@@ -24,6 +24,9 @@ SqlSession::SqlSession(const std::string& conninfo) {
     PQfinish(conn_);
     throw std::runtime_error("connect: " + error);
   }
+  // Notices (e.g. "already exists, skipping") are not results: keep them
+  // out of the benchmark's output.
+  PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
 }
 
 SqlSession::~SqlSession() {
