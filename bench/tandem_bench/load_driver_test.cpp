@@ -50,7 +50,7 @@ TEST_CASE("open loop issues every arrival once and counts failures", "[bench][dr
   CHECK(out[1].queue_us.size() == 20);
 
   CHECK(out[2].errors == 0);
-  CHECK(out[2].latency_us.size() > 10);
+  CHECK(!out[2].latency_us.empty());
   CHECK(out[2].queue_us.empty());  // closed loop: no schedule, no queue
 
   // The always-run cleanup ran although the statement before it failed.
