@@ -3,9 +3,9 @@
 // columns such as relacl, indkey or datacl are left out: tandem has no
 // arrays). PostgreSQL's "char" columns (relkind, typtype, ...) are text.
 // pg_attrdef.adbin holds the DEFAULT expression as SQL text, which
-// pg_get_expr returns as is. pg_am, pg_description, pg_constraint and
-// pg_inherits are empty: tandem has no access methods, comments, constraint
-// objects (keys are enforced by the table) or inheritance.
+// pg_get_expr returns as is. pg_constraint lists the tables' keys
+// (builtin_table_keys.cpp). pg_am, pg_description and pg_inherits are
+// empty: tandem has no access methods, comments or inheritance.
 #include "catalog/builtin_relations.hpp"
 
 namespace tandem::catalog::builtin_detail {
@@ -81,7 +81,7 @@ std::vector<Row> classes(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   for (const Item* item : s.items()) {
     const Schema* schema = schema_of(s, *item);
-    bool has_index = !s.indexes_on(item->id).empty();
+    bool has_index = !s.indexes_on(item->id).empty() || !table_keys(*item).empty();
     auto natts = static_cast<int>(item->kind == ItemKind::kIndex && item->index() ? item->index()->keys.size()
                                                                                   : item->desc.arity());
     rows.push_back(make_row({oid(item_oid(item->id)), str(item->name.item), oid(schema ? schema_oid(schema->id) : 0),
@@ -89,6 +89,14 @@ std::vector<Row> classes(const CatalogSnapshot& s, const BuiltinContext&) {
                              str("p"), str(relkind(*item)), i2(natts), i2(0), b(false), b(false), b(false), b(false),
                              str("d"), b(false), b(false)}));
   }
+  // The hash index enforcing each table key (builtin_table_keys.cpp).
+  for_each_table_key(s, [&](const Item& table, size_t k, const TableKey& key) {
+    const Schema* schema = schema_of(s, table);
+    rows.push_back(make_row({oid(key_index_oid(table.id, k)), str(key.name), oid(schema ? schema_oid(schema->id) : 0),
+                             oid(0), oid(0), oid(owner_oid(table)), oid(0), oid(0), oid(0), oid(0), b(false),
+                             str("p"), str("i"), i2(static_cast<int>(key.columns.size())), i2(0), b(false), b(false),
+                             b(false), b(false), str("n"), b(false), b(false)}));
+  });
   return rows;
 }
 
@@ -149,6 +157,11 @@ std::vector<Row> indexes(const CatalogSnapshot& s, const BuiltinContext&) {
     rows.push_back(make_row({oid(item_oid(item->id)), oid(item_oid(d->on)), i2(n), i2(n), b(false), b(false),
                              b(false), b(true), b(false), b(true), b(true), b(false)}));
   }
+  for_each_table_key(s, [&](const Item& table, size_t k, const TableKey& key) {
+    int n = static_cast<int>(key.columns.size());
+    rows.push_back(make_row({oid(key_index_oid(table.id, k)), oid(item_oid(table.id)), i2(n), i2(n), b(true),
+                             b(key.primary), b(false), b(true), b(false), b(true), b(true), b(false)}));
+  });
   return rows;
 }
 
@@ -287,7 +300,7 @@ void add_pg_catalog_relations(std::vector<BuiltinRelation>& out) {
   out.push_back({pg, "pg_constraint",
                  {{"oid", T::kOid, false}, {"conname", T::kText, false}, {"connamespace", T::kOid, false},
                   {"contype", T::kText, false}, {"condeferrable", T::kBool, false}, {"condeferred", T::kBool, false},
-                  {"conrelid", T::kOid, false}, {"conindid", T::kOid, false}}, empty});
+                  {"conrelid", T::kOid, false}, {"conindid", T::kOid, false}}, key_constraint_rows});
   out.push_back({pg, "pg_inherits", {{"inhrelid", T::kOid, false}, {"inhparent", T::kOid, false},
                                      {"inhseqno", T::kInt4, false}, {"inhdetachpending", T::kBool, false}}, empty});
 }

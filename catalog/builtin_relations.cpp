@@ -17,6 +17,7 @@ const std::vector<BuiltinRelation>& relations() {
     builtin_detail::add_pg_catalog_relations(out);
     builtin_detail::add_information_schema_relations(out);
     builtin_detail::add_mz_internal_relations(out);
+    builtin_detail::add_table_key_relations(out);
     return out;
   }();
   return all;
@@ -42,6 +43,11 @@ uint32_t item_oid(ItemId id) {
 uint32_t schema_oid(SchemaId id) {
   return static_cast<uint32_t>(id.is_system() ? 16385 + id.value : 1000000000 + id.value);
 }
+
+uint32_t key_constraint_oid(ItemId table, size_t k) {
+  return static_cast<uint32_t>(1500000000 + 32 * table.value + 2 * k);
+}
+uint32_t key_index_oid(ItemId table, size_t k) { return key_constraint_oid(table, k) + 1; }
 
 Status register_builtin_relations(Catalog& catalog) {
   for (const auto& r : relations()) {

@@ -32,6 +32,9 @@
 //                  order at every boot, so their ids are stable too)
 //   user items     20000 + n for u<n> (Materialize's first user OID)
 //   user schemas   1000000000 + n for u<n>
+//   table keys     1500000000 + 32n + 2k for the k-th key constraint of
+//                  table u<n> (table_keys), + 1 for the hash index that
+//                  enforces it (k < 16)
 // Types use PostgreSQL's OIDs (common/types.hpp).
 //
 // Session-dependent rows: mz_internal.mz_search_path_schemas lists the
@@ -62,6 +65,8 @@ inline constexpr const char* kMaterializeDatabaseId = "u1";
 
 uint32_t item_oid(ItemId id);
 uint32_t schema_oid(SchemaId id);
+uint32_t key_constraint_oid(ItemId table, size_t k);
+uint32_t key_index_oid(ItemId table, size_t k);
 
 // Registers every builtin relation as a system item (kind kSource), in a
 // fixed order. Coordinator thread, once at boot before replay.
@@ -105,6 +110,11 @@ void add_mz_catalog_relations(std::vector<BuiltinRelation>& out);
 void add_pg_catalog_relations(std::vector<BuiltinRelation>& out);
 void add_information_schema_relations(std::vector<BuiltinRelation>& out);
 void add_mz_internal_relations(std::vector<BuiltinRelation>& out);
+// pg_constraint and mz_internal.mz_table_keys (builtin_table_keys.cpp).
+std::vector<Row> key_constraint_rows(const CatalogSnapshot& s, const BuiltinContext& context);
+void add_table_key_relations(std::vector<BuiltinRelation>& out);
+// Calls `f(table, k, key)` for every key of every table, in id order.
+void for_each_table_key(const CatalogSnapshot& s, const std::function<void(const Item&, size_t, const TableKey&)>& f);
 
 // Helpers shared by the generators.
 std::string owner_id(const Item& item);

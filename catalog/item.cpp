@@ -30,4 +30,17 @@ std::optional<storage::ShardId> Item::shard() const {
   return std::nullopt;
 }
 
+std::vector<TableKey> table_keys(const Item& item) {
+  std::vector<TableKey> keys;
+  const TableDetails* t = item.table();
+  if (t == nullptr) return keys;
+  if (t->primary_key) keys.push_back({item.name.item + "_pkey", *t->primary_key, true});
+  for (const auto& k : t->unique_keys) {
+    std::string name = item.name.item;
+    for (size_t c : k) name += "_" + item.desc.columns[c].name;
+    keys.push_back({name + "_key", k, false});
+  }
+  return keys;
+}
+
 }  // namespace tandem::catalog

@@ -119,4 +119,17 @@ struct Item {
   bool is_relation() const { return kind != ItemKind::kIndex; }
 };
 
+// A table's PRIMARY KEY or UNIQUE constraint, named as PostgreSQL names
+// them (t_pkey, t_a_key, t_a_b_key). The table enforces it on every write
+// through a hash of its key rows (the coordinator's), which pg_catalog shows
+// as the constraint's index.
+struct TableKey {
+  std::string name;
+  std::vector<size_t> columns;
+  bool primary = false;
+};
+// The primary key first, then the unique keys in declaration order; empty
+// for everything but tables.
+std::vector<TableKey> table_keys(const Item& item);
+
 }  // namespace tandem::catalog

@@ -158,17 +158,9 @@ Result<catalog::ItemSpec> table_spec(const catalog::CatalogSnapshot& snapshot, c
   return spec;
 }
 
-// PostgreSQL's constraint names: t_pkey, t_a_key, t_a_b_key.
 std::vector<UniqueKey> unique_keys_of(const catalog::Item& item) {
   std::vector<UniqueKey> keys;
-  const catalog::TableDetails* t = item.table();
-  if (t == nullptr) return keys;
-  if (t->primary_key) keys.push_back({item.name.item + "_pkey", *t->primary_key});
-  for (const auto& k : t->unique_keys) {
-    std::string name = item.name.item;
-    for (size_t c : k) name += "_" + item.desc.columns[c].name;
-    keys.push_back({name + "_key", k});
-  }
+  for (auto& k : catalog::table_keys(item)) keys.push_back({std::move(k.name), std::move(k.columns)});
   return keys;
 }
 

@@ -25,9 +25,13 @@ const std::map<std::pair<std::string, size_t>, std::string>& definitions() {
        "(SELECT mz_d.description FROM pg_catalog.pg_description mz_d WHERE mz_d.objoid = $1 AND mz_d.objsubid = 0)"},
       {{"col_description", 2},
        "(SELECT mz_d.description FROM pg_catalog.pg_description mz_d WHERE mz_d.objoid = $1 AND mz_d.objsubid = $2)"},
-      {{"pg_get_indexdef", 1}, "(SELECT mz_i.create_sql FROM mz_catalog.mz_indexes mz_i WHERE mz_i.oid = $1)"},
+      // Indexes, and the hash indexes enforcing table keys (mz_table_keys).
+      {{"pg_get_indexdef", 1},
+       "COALESCE((SELECT mz_i.create_sql FROM mz_catalog.mz_indexes mz_i WHERE mz_i.oid = $1), "
+       "(SELECT mz_k.index_definition FROM mz_internal.mz_table_keys mz_k WHERE mz_k.index_oid = $1))"},
       {{"pg_get_indexdef", 3},
-       "CASE WHEN $2 = 0 THEN (SELECT mz_i.create_sql FROM mz_catalog.mz_indexes mz_i WHERE mz_i.oid = $1) "
+       "CASE WHEN $2 = 0 THEN COALESCE((SELECT mz_i.create_sql FROM mz_catalog.mz_indexes mz_i WHERE mz_i.oid = $1), "
+       "(SELECT mz_k.index_definition FROM mz_internal.mz_table_keys mz_k WHERE mz_k.index_oid = $1)) "
        "ELSE (SELECT COALESCE(mz_k.on_expression, mz_col.name) FROM mz_catalog.mz_indexes mz_i "
        "JOIN mz_catalog.mz_index_columns mz_k ON mz_k.index_id = mz_i.id "
        "LEFT JOIN mz_catalog.mz_columns mz_col ON mz_col.id = mz_i.on_id AND mz_col.position = mz_k.on_position "
@@ -38,6 +42,10 @@ const std::map<std::pair<std::string, size_t>, std::string>& definitions() {
       {{"pg_get_viewdef", 2},
        "(SELECT mz_v.definition FROM (SELECT oid, definition FROM mz_catalog.mz_views UNION ALL "
        "SELECT oid, definition FROM mz_catalog.mz_materialized_views) mz_v WHERE mz_v.oid = $1)"},
+      {{"pg_get_constraintdef", 1},
+       "(SELECT mz_k.constraint_definition FROM mz_internal.mz_table_keys mz_k WHERE mz_k.constraint_oid = $1)"},
+      {{"pg_get_constraintdef", 2},
+       "(SELECT mz_k.constraint_definition FROM mz_internal.mz_table_keys mz_k WHERE mz_k.constraint_oid = $1)"},
       // pg_attrdef.adbin holds the expression as SQL text.
       {{"pg_get_expr", 2}, "CAST($1 AS text)"},
       {{"pg_get_expr", 3}, "CAST($1 AS text)"},

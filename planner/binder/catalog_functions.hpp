@@ -1,7 +1,7 @@
 #pragma once
 // Catalog functions: the PostgreSQL functions clients such as psql call on
 // catalog rows (pg_table_is_visible, pg_get_userbyid, obj_description,
-// col_description, pg_get_indexdef, pg_get_viewdef, pg_get_expr,
+// col_description, pg_get_indexdef, pg_get_constraintdef, pg_get_viewdef, pg_get_expr,
 // pg_encoding_to_char, pg_type_is_visible) and the reg* casts, defined as
 // SQL over the builtin catalog relations, the way Materialize defines them
 // (`sql_impl` functions). The query binder expands a call into its
