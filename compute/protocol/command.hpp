@@ -9,6 +9,11 @@
 //                   whose key equals one of `literal_keys` (packed key
 //                   values, in the index's key order), each row passed
 //                   through `mfp`. Exactly one PeekResponse follows.
+//                   With `stream` (full scans only), the answer is the
+//                   index's sealed snapshots at `time` instead of its rows,
+//                   for the reader to walk at its own pace (an IndexScan
+//                   streaming to a client): the worker never walks a result
+//                   a slow client would make it wait on.
 //  CancelPeek       the response becomes Canceled unless already sent.
 //  DropDataflow     tear down the dataflow that exports `export_id`.
 // Threading: plain values, moved to the runtime.
@@ -42,6 +47,7 @@ struct Peek {
   Timestamp time = kMinTimestamp;
   std::optional<std::vector<Row>> literal_keys;
   MapFilterProject mfp;
+  bool stream = false;  // REQUIRES !literal_keys
 };
 
 struct CancelPeek {

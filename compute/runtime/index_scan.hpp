@@ -29,12 +29,13 @@
 #include "compute/arrangement/trace_snapshot.hpp"
 #include "compute/dataflow/mfp_eval.hpp"
 #include "compute/protocol/command.hpp"
+#include "compute/protocol/response.hpp"
 
 namespace tandem::compute {
 
 class IndexScan {
  public:
-  using Part = std::pair<std::shared_ptr<const TraceSnapshot>, std::shared_ptr<const TraceSnapshot>>;  // oks, errs
+  using Part = IndexPart;  // oks, errs
 
   // REQUIRES: !peek.literal_keys; since <= peek.time < upper on every part.
   static Result<std::unique_ptr<IndexScan>> open(const Peek& peek, std::vector<Part> parts);

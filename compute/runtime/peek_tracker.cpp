@@ -18,7 +18,8 @@ void PeekTracker::fail(PeekId id, Status status) {
   responses_->push(std::move(r));
 }
 
-void PeekTracker::contribute(PeekId id, std::vector<std::pair<Row, Diff>> rows, Status status, bool canceled) {
+void PeekTracker::contribute(PeekId id, std::vector<std::pair<Row, Diff>> rows, IndexPart part, Status status,
+                             bool canceled) {
   PeekResponse r;
   {
     std::lock_guard lock(mutex_);
@@ -28,6 +29,7 @@ void PeekTracker::contribute(PeekId id, std::vector<std::pair<Row, Diff>> rows, 
     p.canceled |= canceled;
     if (!status.is_ok() && p.error.is_ok()) p.error = std::move(status);
     for (auto& row : rows) p.rows.push_back(std::move(row));
+    if (part.first) p.parts.push_back(std::move(part));
     if (--p.remaining > 0) return;
     r.uuid = id;
     if (p.canceled) {
@@ -35,6 +37,9 @@ void PeekTracker::contribute(PeekId id, std::vector<std::pair<Row, Diff>> rows, 
     } else if (!p.error.is_ok()) {
       r.kind = PeekResponse::Kind::kError;
       r.error = std::move(p.error);
+    } else if (!p.parts.empty()) {
+      r.kind = PeekResponse::Kind::kSnapshots;
+      r.parts = std::move(p.parts);
     } else {
       r.kind = PeekResponse::Kind::kRows;
       r.rows = std::move(p.rows);

@@ -6,7 +6,8 @@
 // rows, an error, or "canceled". When the last partial arrives the response
 // is queued and the entry forgotten, so a late cancel finds nothing and
 // produces nothing. Precedence: any cancel -> Canceled, else any error -> the
-// first error, else the union of the rows. fail() answers a peek at once
+// first error, else the union of the rows, or of the snapshot parts for a
+// `stream` peek (each worker contributes the one or the other). fail() answers a peek at once
 // (e.g. unknown index) and makes later partials no-ops.
 // Threading: any worker thread; one mutex, held to merge a partial.
 #pragma once
@@ -25,11 +26,12 @@ class PeekTracker {
 
   void begin(PeekId id) {
     std::lock_guard lock(mutex_);
-    pending_[id] = Pending{workers_, {}, {}, false};
+    pending_[id] = Pending{workers_, {}, {}, {}, false};
   }
-  void rows(PeekId id, std::vector<std::pair<Row, Diff>> rows) { contribute(id, std::move(rows), Status(), false); }
-  void error(PeekId id, Status status) { contribute(id, {}, std::move(status), false); }
-  void canceled(PeekId id) { contribute(id, {}, Status(), true); }
+  void rows(PeekId id, std::vector<std::pair<Row, Diff>> rows) { contribute(id, std::move(rows), {}, Status(), false); }
+  void snapshots(PeekId id, IndexPart part) { contribute(id, {}, std::move(part), Status(), false); }
+  void error(PeekId id, Status status) { contribute(id, {}, {}, std::move(status), false); }
+  void canceled(PeekId id) { contribute(id, {}, {}, Status(), true); }
   void fail(PeekId id, Status status);
   std::size_t outstanding() const {
     std::lock_guard lock(mutex_);
@@ -40,10 +42,12 @@ class PeekTracker {
   struct Pending {
     std::size_t remaining;
     std::vector<std::pair<Row, Diff>> rows;
+    std::vector<IndexPart> parts;
     Status error;
     bool canceled;
   };
-  void contribute(PeekId id, std::vector<std::pair<Row, Diff>> rows, Status status, bool canceled);
+  // `part` is empty (null snapshots) unless the worker answered with one.
+  void contribute(PeekId id, std::vector<std::pair<Row, Diff>> rows, IndexPart part, Status status, bool canceled);
 
   const std::size_t workers_;
   ResponseQueue* responses_;

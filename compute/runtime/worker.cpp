@@ -150,6 +150,12 @@ void Worker::peek(Peek peek) {
 
 bool Worker::try_answer(Parked& parked, const Export& exp) {
   if (exp.op->trace().upper() <= parked.peek.time) return false;
+  if (parked.peek.stream && !parked.peek.literal_keys) {
+    // Handed over, not walked: the reader walks the sealed batches at the
+    // client's pace, and the snapshots keep them alive past this hold.
+    peeks_->snapshots(parked.peek.uuid, {parked.oks_hold.snapshot(), parked.errs_hold.snapshot()});
+    return true;
+  }
   auto rows = read_peek(parked.peek, *parked.oks_hold.snapshot(), *parked.errs_hold.snapshot());
   if (rows.ok()) {
     peeks_->rows(parked.peek.uuid, std::move(rows).value());

@@ -10,7 +10,9 @@
 // whose upper advanced. No polling: with nothing queued the thread waits.
 // Peeks: a peek at t is answered once the export's upper > t; below the
 // export's read hold (since) it is an error. While parked it holds both
-// traces at t (a TraceHandle), so compaction cannot pass it.
+// traces at t (a TraceHandle), so compaction cannot pass it. A `stream`
+// peek is answered with the snapshots rather than rows: the worker does no
+// walk whose pace a client would set.
 // Sinks: a sink export subscribes to its index export's sealed batches and,
 // after each step, reports them with the export's upper to the SinkTracker.
 // Threading: enqueue() and wake() from any thread; everything else runs on

@@ -120,7 +120,9 @@ class Adapter {
     std::vector<std::pair<Row, Diff>> rows;
     planner::Finishing finishing;
     Timestamp timestamp = kMinTimestamp;
-    // With `may_stream`: a sealed full scan too large to answer inline,
+    // With `may_stream` and a finishing that needs no other row: a full
+    // scan (sealed and too large to answer inline, or answered by compute
+    // with its sealed snapshots: a parked peek, a peek dataflow's result),
     // left to be read piecewise (instead of `rows`).
     std::unique_ptr<compute::IndexScan> scan;
   };

@@ -8,9 +8,10 @@
 // published arrangements, with no thread hand-off (DESIGN §9). Every other
 // peek (parked ones and peek dataflows) is submitted on the coordinator's
 // thread, which owns pending peeks: it cancels them and drops their
-// one-shot dataflows. A sealed full scan too large to answer inline, with
-// no ORDER BY/LIMIT/OFFSET, streams to the client (IndexScanStream) while
-// it is read.
+// one-shot dataflows. A full scan with no ORDER BY/LIMIT/OFFSET streams to
+// the client (IndexScanStream) while it is read: a sealed one too large to
+// answer inline, and a parked one or a peek dataflow's result, which the
+// worker answers with the sealed snapshots instead of rows.
 #include <algorithm>
 #include <chrono>
 
@@ -151,6 +152,7 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, Canc
   std::optional<compute::DataflowDescription> dataflow;
   compute::Peek peek;
   peek.time = out.timestamp;
+  const bool stream = may_stream && IndexScanStream::streamable(out.finishing);
   const uint64_t cluster_id = cluster_key(timed.cluster_id);
   if (auto* df = std::get_if<planner::PeekDataflow>(&plan.plan)) {
     dataflow = std::move(df->desc);
@@ -171,7 +173,7 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, Canc
       co_return out;
     }
     // Too large to answer inline: streamed, when the finishing allows it.
-    if (may_stream && IndexScanStream::streamable(out.finishing)) {
+    if (stream) {
       if (auto scan = coordinator_->scan_if_ready(cluster_id, peek)) {
         if (!scan->ok()) co_return scan->status();
         out.scan = std::move(scan->value());
@@ -179,6 +181,12 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, Canc
       }
     }
   }
+  // A full scan that may stream is answered with the index's sealed
+  // snapshots (a peek dataflow's too: they outlive its dropped dataflow),
+  // walked here as the client reads; the worker never walks it.
+  peek.stream = stream && !peek.literal_keys;
+  std::optional<compute::Peek> scan_peek;
+  if (peek.stream) scan_peek.emplace(compute::Peek{0, peek.target, peek.time, std::nullopt, peek.mfp, true});
   // Submitted on the coordinator's thread, which keeps it until answered.
   // While it is outstanding, a cancel request or the statement's deadline
   // cancels it in compute (the response then says Canceled).
@@ -209,6 +217,12 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, Canc
   if (response.kind == compute::PeekResponse::Kind::kCanceled) {
     Status why = cancel.check();
     co_return why.is_ok() ? Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request") : why;
+  }
+  if (response.kind == compute::PeekResponse::Kind::kSnapshots) {
+    auto scan = compute::IndexScan::open(*scan_peek, std::move(response.parts));
+    if (!scan.ok()) co_return scan.status();
+    out.scan = std::move(*scan);
+    co_return out;
   }
   out.rows = std::move(response.rows);
   co_return out;
