@@ -44,9 +44,6 @@ Result<std::shared_ptr<const BoundSubscribe>> bind_subscribe(const sql::Subscrib
                                                              std::vector<ResultColumn> data_columns) {
   auto bound = std::make_shared<BoundSubscribe>();
   bound->query = subscribe_query(subscribe);
-  if (subscribe.envelope_upsert) {
-    return Status::error(sqlstate::kFeatureNotSupported, "SUBSCRIBE ... ENVELOPE UPSERT is not supported yet");
-  }
   for (const sql::Option& option : subscribe.options) {
     if (option.name == "snapshot") {
       TANDEM_ASSIGN_OR_RETURN(bound->snapshot, bool_option(option));
@@ -72,11 +69,40 @@ Result<std::shared_ptr<const BoundSubscribe>> bind_subscribe(const sql::Subscrib
   };
   bound->columns.push_back(column("mz_timestamp", TypeId::kNumeric, false));
   if (bound->progress) bound->columns.push_back(column("mz_progressed", TypeId::kBool, false));
-  bound->columns.push_back(column("mz_diff", TypeId::kInt8, bound->progress));
-  for (ResultColumn& c : data_columns) {
+  if (!subscribe.envelope_upsert) {
+    bound->columns.push_back(column("mz_diff", TypeId::kInt8, bound->progress));
+    for (ResultColumn& c : data_columns) {
+      if (bound->progress) c.type.nullable = true;
+      bound->columns.push_back(std::move(c));
+    }
+    return std::shared_ptr<const BoundSubscribe>(std::move(bound));
+  }
+  // ENVELOPE UPSERT: mz_state, the key columns, then the values (NULL in a
+  // delete or a key violation).
+  std::vector<size_t> key;
+  for (const std::string& name : subscribe.upsert_key) {
+    auto found = std::find_if(data_columns.begin(), data_columns.end(),
+                              [&](const ResultColumn& c) { return c.name == name; });
+    if (found == data_columns.end()) return Status::error(sqlstate::kUndefinedColumn, "No such column: " + name);
+    size_t index = static_cast<size_t>(found - data_columns.begin());
+    if (std::find(key.begin(), key.end(), index) != key.end()) {
+      return Status::error(sqlstate::kDuplicateColumn, "column \"" + name + "\" appears more than once in KEY");
+    }
+    key.push_back(index);
+  }
+  bound->columns.push_back(column("mz_state", TypeId::kText, bound->progress));
+  for (size_t k : key) {
+    ResultColumn c = data_columns[k];
     if (bound->progress) c.type.nullable = true;
     bound->columns.push_back(std::move(c));
   }
+  for (size_t i = 0; i < data_columns.size(); ++i) {
+    if (std::find(key.begin(), key.end(), i) != key.end()) continue;
+    ResultColumn c = data_columns[i];
+    c.type.nullable = true;
+    bound->columns.push_back(std::move(c));
+  }
+  bound->upsert_key = std::move(key);
   return std::shared_ptr<const BoundSubscribe>(std::move(bound));
 }
 
@@ -143,8 +169,7 @@ bool SubscribeSink::deliver(compute::SinkBatch batch) {
   std::sort(updates.begin(), updates.end(), [](const compute::SinkUpdate& a, const compute::SinkUpdate& b) {
     return a.time != b.time ? a.time < b.time : a.row < b.row;
   });
-  std::vector<Row> rows;
-  RowArena arena;
+  std::vector<Update> consolidated;
   for (size_t i = 0; i < updates.size();) {
     size_t j = i;
     Diff diff = 0;
@@ -156,14 +181,13 @@ bool SubscribeSink::deliver(compute::SinkBatch batch) {
     if (diff == 0 || u.time >= up_to) continue;
     if (error && u.time >= error->first) continue;
     if (!bound_->snapshot && u.time <= as_of_) continue;
-    Row row;
-    RowPacker packer(&row);
-    packer.push(mz_timestamp_datum(u.time));
-    if (bound_->progress) packer.push(Datum::from_bool(false));
-    packer.push(Datum::from_int64(diff));
-    for (const Datum& d : unpack(u.row.ref(), &arena)) packer.push(d);
-    arena.clear();
-    rows.push_back(std::move(row));
+    consolidated.push_back(Update{u.time, u.row.ref(), diff});
+  }
+  std::vector<Row> rows;
+  if (bound_->upsert_key) {
+    append_upserts(consolidated, &rows);
+  } else {
+    append_rows(consolidated, &rows);
   }
   if (error) {
     if (!push(rows)) return false;
@@ -183,6 +207,84 @@ bool SubscribeSink::deliver(compute::SinkBatch batch) {
     return false;
   }
   return true;
+}
+
+}  // namespace tandem::frontend
+
+namespace tandem::frontend {
+
+void SubscribeSink::append_rows(const std::vector<Update>& updates, std::vector<Row>* out) const {
+  RowArena arena;
+  for (const Update& u : updates) {
+    Row row;
+    RowPacker packer(&row);
+    packer.push(mz_timestamp_datum(u.time));
+    if (bound_->progress) packer.push(Datum::from_bool(false));
+    packer.push(Datum::from_int64(u.diff));
+    for (const Datum& d : unpack(u.row, &arena)) packer.push(d);
+    arena.clear();
+    out->push_back(std::move(row));
+  }
+}
+
+void SubscribeSink::append_upserts(const std::vector<Update>& updates, std::vector<Row>* out) const {
+  const std::vector<size_t>& key = *bound_->upsert_key;
+  // Each update's datums, then the updates in (time, key, diff) order: a
+  // key's retraction before its insert.
+  RowArena arena;
+  std::vector<std::vector<Datum>> datums;
+  datums.reserve(updates.size());
+  for (const Update& u : updates) datums.push_back(unpack(u.row, &arena));
+  auto compare_keys = [&](size_t a, size_t b) {
+    for (size_t k : key) {
+      if (int c = compare_datums(datums[a][k], datums[b][k]); c != 0) return c;
+    }
+    return 0;
+  };
+  std::vector<size_t> order(updates.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (updates[a].time != updates[b].time) return updates[a].time < updates[b].time;
+    if (int c = compare_keys(a, b); c != 0) return c < 0;
+    return updates[a].diff < updates[b].diff;
+  });
+  const size_t arity = datums.empty() ? 0 : datums.front().size();
+  for (size_t i = 0; i < order.size();) {
+    size_t j = i + 1;
+    while (j < order.size() && updates[order[j]].time == updates[order[i]].time && compare_keys(order[i], order[j]) == 0) {
+      ++j;
+    }
+    const size_t group = j - i;
+    const Update& first = updates[order[i]];
+    const Update& last = updates[order[j - 1]];
+    const char* state = "key_violation";
+    const std::vector<Datum>* values = nullptr;
+    if (group == 1 && first.diff == 1) {
+      state = "upsert";
+      values = &datums[order[i]];
+    } else if (group == 1 && first.diff == -1) {
+      state = "delete";
+    } else if (group == 2 && first.diff == -1 && last.diff == 1) {
+      state = "upsert";
+      values = &datums[order[j - 1]];
+    }
+    Row row;
+    RowPacker packer(&row);
+    packer.push(mz_timestamp_datum(first.time));
+    if (bound_->progress) packer.push(Datum::from_bool(false));
+    packer.push(Datum::from_string(state));
+    for (size_t k : key) packer.push(datums[order[i]][k]);
+    for (size_t c = 0; c < arity; ++c) {
+      if (std::find(key.begin(), key.end(), c) != key.end()) continue;
+      if (values) {
+        packer.push((*values)[c]);
+      } else {
+        packer.push_null();
+      }
+    }
+    out->push_back(std::move(row));
+    i = j;
+  }
 }
 
 }  // namespace tandem::frontend

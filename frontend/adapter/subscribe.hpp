@@ -2,8 +2,8 @@
 // SUBSCRIBE (issue 6 item 1; materialize.md §1): binding the statement and
 // turning its dataflow's sinked updates into the rows a client receives.
 //
-// SUBSCRIBE [TO] obj | (query) [WITH (SNAPSHOT [= bool], PROGRESS [= bool])]
-//   [AS OF [AT LEAST] t] [UP TO t]
+// SUBSCRIBE [TO] obj | (query) [ENVELOPE UPSERT (KEY (cols))]
+//   [WITH (SNAPSHOT [= bool], PROGRESS [= bool])] [AS OF [AT LEAST] t] [UP TO t]
 // runs `query` (SELECT * FROM obj) as a maintained dataflow on the cluster's
 // maintenance runtime from the as_of on, with a subscribe sink
 // (coordinator_subscribe.cpp). Its rows are
@@ -12,7 +12,14 @@
 // consolidated), the snapshot at the as_of first unless SNAPSHOT = false.
 // With PROGRESS, a row with mz_progressed = true and every other column NULL
 // says that every row before its mz_timestamp has been sent; the first row
-// is one at the as_of. The subscribe ends at UP TO (exclusive; UP TO = AS OF
+// is one at the as_of.
+// ENVELOPE UPSERT (KEY (cols)) replaces mz_diff by `mz_state text` and lays
+// the columns out as the KEY columns (in KEY order), then the others. Per
+// time and key, the consolidated updates become one row: a single insert,
+// or a retraction and an insert, is 'upsert' with the new values; a single
+// retraction is 'delete' with NULL values; anything else (two values for
+// one key at once, a multiplicity other than 1) is 'key_violation' with
+// NULL values, as Materialize does. Rows of one time are in key order. The subscribe ends at UP TO (exclusive; UP TO = AS OF
 // gives no rows), when its input completes, on an evaluation error (sent as
 // the error after the rows before it), or when the consumer goes away.
 //
@@ -41,6 +48,8 @@ struct BoundSubscribe {
   bool progress = false;
   std::optional<sql::AsOf> as_of;
   std::optional<Timestamp> up_to;
+  // ENVELOPE UPSERT: the KEY columns' positions among the query's columns.
+  std::optional<std::vector<size_t>> upsert_key;
   std::vector<ResultColumn> columns;  // the output, mz_* columns first
 };
 
@@ -65,6 +74,14 @@ class SubscribeSink {
 
  private:
   Row progress_row(Timestamp t) const;
+  // One time's consolidated updates, as mz_diff rows or upsert states.
+  struct Update {
+    Timestamp time;
+    RowRef row;
+    Diff diff;
+  };
+  void append_rows(const std::vector<Update>& updates, std::vector<Row>* out) const;
+  void append_upserts(const std::vector<Update>& updates, std::vector<Row>* out) const;
   // Pushes `rows` (the channel takes them all or none); false on an end.
   bool push(std::vector<Row>& rows);
 

@@ -1,7 +1,7 @@
 // SubscribeSink (subscribe.hpp): sinked updates become SUBSCRIBE's rows in
 // time order, consolidated, with progress rows, SNAPSHOT = false, UP TO,
-// errors after the rows before them, and a bounded buffer that ends a
-// subscribe whose client falls behind.
+// errors after the rows before them, a bounded buffer that ends a
+// subscribe whose client falls behind, and ENVELOPE UPSERT's states.
 #include <catch2/catch.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -126,6 +126,38 @@ TEST_CASE("a subscribe whose client falls behind ends with an error", "[subscrib
   auto lines = drain(*channel, *bound);
   REQUIRE(lines.size() == 3);
   CHECK(lines[2].find("subscribe ended: the client fell more than") != std::string::npos);
+}
+
+TEST_CASE("ENVELOPE UPSERT turns each key's updates at a time into one state", "[subscribe]") {
+  auto parsed = sql::parse_one("SUBSCRIBE t ENVELOPE UPSERT (KEY (k))");
+  REQUIRE(parsed.ok());
+  auto bound = bind_subscribe(*parsed->as<sql::Subscribe>(), {ResultColumn{"v", ColumnType{TypeId::kText}},
+                                                               ResultColumn{"k", ColumnType{TypeId::kInt4}}});
+  REQUIRE(bound.ok());
+  // The key first, then the values; mz_state instead of mz_diff.
+  std::vector<std::string> names;
+  for (const auto& c : (*bound)->columns) names.push_back(c.name);
+  CHECK(names == std::vector<std::string>{"mz_timestamp", "mz_state", "k", "v"});
+  auto channel = RowChannel::make(100);
+  SubscribeSink sink(*bound, 10, channel);
+  REQUIRE(sink.start());
+  auto vk = [](int k, const char* v, Timestamp t, Diff d) {
+    return compute::SinkUpdate{Row::pack(std::vector<Datum>{Datum::from_string(v), Datum::from_int32(k)}), t, d};
+  };
+  CHECK(sink.deliver(batch(12, {vk(3, "c", 10, 1), vk(1, "a", 10, 1), vk(2, "b", 10, 1), vk(2, "bb", 10, 1),
+                                vk(4, "d", 10, 2), vk(1, "a", 11, -1), vk(1, "z", 11, 1), vk(3, "c", 11, -1),
+                                vk(5, "e", 11, 1), vk(5, "e", 11, -1)})));
+  CHECK(drain(*channel, **bound) ==
+        std::vector<std::string>{"10 upsert 1 a", "10 key_violation 2 NULL", "10 upsert 3 c",
+                                 "10 key_violation 4 NULL", "11 upsert 1 z", "11 delete 3 NULL"});
+  // Consolidation first: an insert and its retraction at one time are no change.
+  CHECK(sink.deliver(batch(13, {vk(6, "f", 12, 1), vk(6, "f", 12, -1)})));
+  CHECK(drain(*channel, **bound).empty());
+
+  auto missing = bind_subscribe(*sql::parse_one("SUBSCRIBE t ENVELOPE UPSERT (KEY (x))")->as<sql::Subscribe>(),
+                                {ResultColumn{"k", ColumnType{TypeId::kInt4}}});
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().message() == "No such column: x");
 }
 
 }  // namespace tandem::frontend

@@ -1,6 +1,6 @@
 # SUBSCRIBE read through DECLARE ... CURSOR and FETCH (issue 6, item 1):
 # the snapshot, then each write made on another connection as it commits,
-# with mz_timestamp and mz_diff; PROGRESS rows; a constant query at a fixed
+# with mz_timestamp and mz_diff; ENVELOPE UPSERT's states; PROGRESS rows; a constant query at a fixed
 # AS OF; evaluation errors on FETCH; the cursor rules. FETCH runs once (a
 # second run would consume other rows), and WITH (timeout) makes it wait for
 # the next change instead of the runner retrying.
@@ -42,6 +42,51 @@ UPDATE t SET b = 'TWO' WHERE a = 2
 
 # Nothing else changed: a short wait returns no rows.
 > FETCH ALL c WITH (timeout = '100ms')
+
+> COMMIT
+
+# ENVELOPE UPSERT (KEY (a)): one row per key and time with mz_state; an
+# UPDATE (a retraction and an insert of one key at once) is an upsert of
+# the new values, a DELETE a 'delete' with NULL values, two values of one
+# key at once a 'key_violation'.
+> CREATE TABLE kv (k int, v text, w int)
+> INSERT INTO kv VALUES (1, 'one', 10)
+> BEGIN
+> DECLARE u CURSOR FOR SUBSCRIBE kv ENVELOPE UPSERT (KEY (k))
+
+> FETCH 1 u WITH (timeout = '10s')
+mz_timestamp mz_state k v w
+---
+<TIMESTAMP> upsert 1 one 10
+
+$ postgres-execute connection=postgres://materialize@${testdrive.materialize-sql-addr}/materialize
+UPDATE kv SET v = 'uno' WHERE k = 1
+
+> FETCH 1 u WITH (timeout = '10s')
+<TIMESTAMP> upsert 1 uno 10
+
+$ postgres-execute connection=postgres://materialize@${testdrive.materialize-sql-addr}/materialize
+INSERT INTO kv VALUES (2, 'two', 20), (3, 'three', 30), (3, 'drei', 31)
+
+> FETCH 2 u WITH (timeout = '10s')
+<TIMESTAMP> upsert 2 two 20
+<TIMESTAMP> key_violation 3 <null> <null>
+
+$ postgres-execute connection=postgres://materialize@${testdrive.materialize-sql-addr}/materialize
+DELETE FROM kv WHERE k = 1
+
+> FETCH 1 u WITH (timeout = '10s')
+<TIMESTAMP> delete 1 <null> <null>
+
+$ postgres-execute connection=postgres://materialize@${testdrive.materialize-sql-addr}/materialize
+DELETE FROM kv WHERE v = 'drei'
+
+# Like Materialize, the envelope keeps no state: a lone retraction is a
+# 'delete', even though one value of the key remains.
+> FETCH 1 u WITH (timeout = '10s')
+<TIMESTAMP> delete 3 <null> <null>
+
+> FETCH ALL u WITH (timeout = '100ms')
 
 > COMMIT
 
@@ -96,5 +141,5 @@ contains:only FETCH, CLOSE, COMMIT and ROLLBACK may follow DECLARE ... SUBSCRIBE
 ! SUBSCRIBE (SELECT 1) AS OF 1234 UP TO 5
 exact:UP TO (5) must be greater than or equal to AS OF (1234)
 
-! SUBSCRIBE zero ENVELOPE UPSERT (KEY (a))
-contains:ENVELOPE UPSERT is not supported yet
+! SUBSCRIBE zero ENVELOPE UPSERT (KEY (nope))
+contains:No such column: nope
