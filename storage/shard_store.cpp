@@ -271,10 +271,49 @@ Status ShardStore::advance_uppers(Timestamp new_upper) {
 void ShardStore::committer_loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
-    queue_cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    queue_cv_.wait(lock, [&] { return !leading_ && (stopping_ || !queue_.empty()); });
     if (queue_.empty()) return;  // stopping, and everything queued is done
+    committing_ = true;
     commit_group(lock);
+    committing_ = false;
   }
+}
+
+ShardStore::Lead ShardStore::try_lead() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stopping_ || committing_ || leading_ || !queue_.empty()) return Lead();
+  leading_ = true;
+  return Lead(this);
+}
+
+ShardStore::Lead::Lead() = default;
+
+ShardStore::Lead::Lead(ShardStore* store) : store_(store) {}
+
+ShardStore::Lead::Lead(Lead&& other) noexcept
+    : store_(std::exchange(other.store_, nullptr)), request_(std::move(other.request_)) {}
+
+ShardStore::Lead::~Lead() {
+  if (store_ != nullptr) run();
+}
+
+void ShardStore::Lead::append(std::vector<ShardAppend> appends, Done done) {
+  request_ = std::make_unique<Request>();
+  request_->appends = std::move(appends);
+  request_->done = std::move(done);
+}
+
+void ShardStore::Lead::run() {
+  ShardStore* store = std::exchange(store_, nullptr);
+  if (store == nullptr) return;
+  std::unique_lock<std::mutex> lock(store->mutex_);
+  if (request_ != nullptr) {
+    std::vector<std::unique_ptr<Request>> requests;
+    requests.push_back(std::move(request_));
+    store->commit_requests(lock, requests);
+  }
+  store->leading_ = false;
+  if (store->stopping_ || !store->queue_.empty()) store->queue_cv_.notify_one();
 }
 
 Status ShardStore::validate(Request& request, Group& g) {
@@ -335,35 +374,37 @@ Status ShardStore::validate(Request& request, Group& g) {
       std::map<ShardId, PendingShard> scratch;
       for (const ShardAppend& a : request.appends) {
         PendingShard& p = view(scratch, a.shard);
-        std::string name = "shard " + std::to_string(a.shard);
+        auto name = [&a] { return "shard " + std::to_string(a.shard); };
         if (!p.exists) return no_shard(a.shard);
         if (p.frontiers.upper != a.expected_upper) {
-          return Status::error(sqlstate::kSerializationFailure, "upper mismatch on " + name)
+          return Status::error(sqlstate::kSerializationFailure, "upper mismatch on " + name())
               .with_detail("expected upper " + ts(a.expected_upper) + ", found " +
                            ts(p.frontiers.upper));
         }
         if (a.new_upper < a.expected_upper) {
           return Status::error(sqlstate::kInternalError,
-                               "append to " + name + " would move its upper back from " +
+                               "append to " + name() + " would move its upper back from " +
                                    ts(a.expected_upper) + " to " + ts(a.new_upper));
         }
         if (!a.encoded.empty() &&
             (!a.updates.empty() || a.encoded_time < a.expected_upper || a.encoded_time >= a.new_upper)) {
           return Status::error(sqlstate::kInternalError,
-                               "append to " + name + " has encoded updates at " + ts(a.encoded_time) +
+                               "append to " + name() + " has encoded updates at " + ts(a.encoded_time) +
                                    " outside [" + ts(a.expected_upper) + ", " + ts(a.new_upper) +
                                    ") or beside decoded ones");
         }
         for (const Update& u : a.updates) {
           if (u.time < a.expected_upper || u.time >= a.new_upper) {
             return Status::error(sqlstate::kInternalError,
-                                 "append to " + name + " has an update at " + ts(u.time) +
+                                 "append to " + name() + " has an update at " + ts(u.time) +
                                      " outside [" + ts(a.expected_upper) + ", " +
                                      ts(a.new_upper) + ")");
           }
         }
         p.frontiers.upper = a.new_upper;
-        p.meta_dirty = true;
+        // An upper-only advance that need not survive a crash leaves the
+        // stored record as it is (shard_types.hpp, durable_upper).
+        if (a.durable_upper || !a.updates.empty() || !a.encoded.empty()) p.meta_dirty = true;
       }
       for (auto& [id, p] : scratch) group[id] = p;
       return Status::ok();
@@ -378,6 +419,11 @@ void ShardStore::commit_group(std::unique_lock<std::mutex>& lock) {
     requests.push_back(std::move(queue_.front()));
     queue_.pop_front();
   }
+  commit_requests(lock, requests);
+}
+
+void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
+                                 std::vector<std::unique_ptr<Request>>& requests) {
   Group group;
   bool any_valid = false;
   for (auto& request : requests) {

@@ -22,7 +22,11 @@
 // fsynced, the next one accumulates, so N concurrent writers cost far fewer
 // than N fsyncs; an invalid request fails alone and never fails the others.
 // The committer is the only writer of the `shards` family and of shard
-// metadata, which is what makes validate-then-write race free.
+// metadata, which is what makes validate-then-write race free. The one
+// exception keeps that property: an uncontended writer may claim the commit
+// lane (try_lead) and commit its own request, as a group of one, on its own
+// thread; while it holds the lane the committer waits, and it claims only
+// when nothing is queued or committing, so groups stay in queue order.
 //
 // Ordering rules that keep reads exact without holding locks during I/O:
 //  * upper is raised in memory only after the data below it is durable, so a
@@ -88,6 +92,8 @@ struct ShardStoreStats {
 };
 
 class ShardStore {
+  struct Request;
+
  public:
   using Done = std::function<void(Status)>;
 
@@ -118,6 +124,34 @@ class ShardStore {
   // after the commit, without store locks held. It must be quick (hand the
   // result to another thread) and must not wait on the store.
   void append_async(std::vector<ShardAppend> appends, Done done);
+  // Inline group commit: the caller's thread commits its own request when
+  // the commit lane is free, saving the committer's wakeup and the hop back
+  // on an uncontended write. A Lead is a claim on the lane: while it is
+  // held, every other request queues behind it, so commit order is the
+  // order of claims and enqueues. Movable; destroying a claimed Lead runs it.
+  class Lead {
+   public:
+    Lead();
+    Lead(Lead&& other) noexcept;
+    Lead& operator=(Lead&&) = delete;
+    ~Lead();
+    explicit operator bool() const { return store_ != nullptr; }
+    // As append_async(), but committed by run(), on the thread that runs it.
+    // At most one request per Lead.
+    void append(std::vector<ShardAppend> appends, Done done);
+    // Writes the claimed request (if any), runs its `done` on this thread
+    // without store locks, and releases the lane to the committer.
+    void run();
+
+   private:
+    friend class ShardStore;
+    explicit Lead(ShardStore* store);
+    ShardStore* store_ = nullptr;
+    std::unique_ptr<Request> request_;
+  };
+  // Claims the lane if no request is queued or being committed (else an
+  // empty Lead). Never blocks. The claim must be run() promptly.
+  Lead try_lead();
   // Advances the upper of every shard whose upper is below `new_upper` to
   // `new_upper`, in one commit. The coordinator calls this after each write
   // and at least once a second, so that all tables stay readable at "now".
@@ -148,7 +182,6 @@ class ShardStore {
 
  private:
   friend class ShardListener;
-  struct Request;
   struct Group;
   struct ShardState {
     ShardFrontiers frontiers;
@@ -164,6 +197,9 @@ class ShardStore {
   Status submit(std::unique_ptr<Request> request);  // enqueue and wait
   void committer_loop();
   void commit_group(std::unique_lock<std::mutex>& lock);
+  // REQUIRES mutex_ held (released during the write and the callbacks).
+  // Validates, writes and completes `requests` as one group.
+  void commit_requests(std::unique_lock<std::mutex>& lock, std::vector<std::unique_ptr<Request>>& requests);
   // REQUIRES mutex_ held. Checks `request` against the shards as the earlier
   // requests of `group` leave them and, if valid, records its effect there.
   Status validate(Request& request, Group& group);
@@ -193,6 +229,8 @@ class ShardStore {
 
   std::deque<std::unique_ptr<Request>> queue_;
   std::condition_variable queue_cv_;  // committer: the queue is non-empty
+  bool committing_ = false;  // the committer is inside a group
+  bool leading_ = false;     // a Lead holds the lane
 
   std::set<ShardId> compaction_dirty_;
   bool compaction_busy_ = false;

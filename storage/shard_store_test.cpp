@@ -272,6 +272,93 @@ TEST_CASE("group commit: concurrent appenders share fsyncs") {
   }
 }
 
+TEST_CASE("a lead commits on its own thread and holds back queued requests") {
+  ScratchDir dir;
+  auto durable = open_durable(dir.path());
+  auto store = open_shards(*durable);
+  REQUIRE(store->create_shard(1, 0).is_ok());
+  // The committer holds the lane until it has completed create_shard's
+  // group, which may be just after create_shard returned.
+  auto claim = [&] {
+    for (int i = 0; i < 100000; ++i) {
+      if (ShardStore::Lead lead = store->try_lead()) return lead;
+      std::this_thread::yield();
+    }
+    return ShardStore::Lead();
+  };
+
+  ShardStore::Lead lead = claim();
+  REQUIRE(lead);
+  CHECK_FALSE(store->try_lead());  // one claim at a time
+  // Claimed before this append was queued, so it commits first although
+  // its request arrives later: the queued append expects the lead's upper.
+  std::promise<Status> queued;
+  store->append_async({{1, {{"b", 1, 1}}, 1, 2}}, [&](Status s) { queued.set_value(std::move(s)); });
+  std::thread::id ran_on;
+  Status led = Status::error("XX000", "not run");
+  lead.append({{1, {{"a", 0, 1}}, 0, 1}}, [&](Status s) {
+    ran_on = std::this_thread::get_id();
+    led = std::move(s);
+  });
+  CHECK(store->upper(1).value() == 0);  // nothing written until run()
+  lead.run();
+  CHECK(led.is_ok());
+  CHECK(ran_on == std::this_thread::get_id());
+  CHECK(queued.get_future().get().is_ok());
+  CHECK(*store->snapshot(1, 1) == Contents{{"a", 1}, {"b", 1}});
+
+  // A claim is refused while a request is queued or committing, and an
+  // unused claim releases the lane when destroyed.
+  {
+    ShardStore::Lead idle = claim();
+    CHECK(idle);
+  }
+  ShardStore::Lead again = claim();
+  REQUIRE(again);
+  again.append({{1, {{"c", 5, 1}}, 9, 10}}, [&](Status s) { led = std::move(s); });  // wrong upper
+  again.run();
+  CHECK(led.sqlstate() == "40001");
+  CHECK(store->upper(1).value() == 2);
+}
+
+TEST_CASE("an upper advance marked not durable is stored only with data") {
+  ScratchDir dir;
+  auto upper_only = [](ShardId shard, Timestamp from, Timestamp to) {
+    ShardAppend a(shard, {}, from, to);
+    a.durable_upper = false;
+    return a;
+  };
+  {
+    auto durable = open_durable(dir.path());
+    auto store = open_shards(*durable);
+    REQUIRE(store->create_shard(1, 0).is_ok());
+    REQUIRE(store->create_shard(2, 0).is_ok());
+    // Shard 1 gets rows at 3; shard 2 is only sealed along.
+    REQUIRE(store->append({upper_only(1, 0, 3), upper_only(2, 0, 3)}).is_ok());
+    ShardAppend rows(1, {{"a", 3, 1}}, 3, 4);
+    rows.durable_upper = false;  // ignored: rows always store the upper
+    REQUIRE(store->append({rows, upper_only(2, 3, 4)}).is_ok());
+    REQUIRE(store->append({upper_only(1, 4, 9), upper_only(2, 4, 9)}).is_ok());
+    // In memory, both are sealed to 9 and readable there.
+    CHECK(*store->upper(1) == 9);
+    CHECK(*store->upper(2) == 9);
+    CHECK(*store->snapshot(1, 8) == Contents{{"a", 1}});
+    CHECK(store->snapshot(2, 8)->empty());
+    store.reset();
+    REQUIRE(durable->close().is_ok());
+  }
+  auto durable = open_durable(dir.path());
+  auto store = open_shards(*durable);
+  // After the restart each is back at its last stored upper; no update lies
+  // at or above it, so re-sealing it (as the coordinator does) is exact.
+  CHECK(*store->upper(1) == 4);
+  CHECK(*store->upper(2) == 0);
+  CHECK(*store->snapshot(1, 3) == Contents{{"a", 1}});
+  REQUIRE(store->append({{1, {}, 4, 20}, {2, {}, 0, 20}}).is_ok());
+  CHECK(*store->snapshot(1, 19) == Contents{{"a", 1}});
+  CHECK(store->snapshot(2, 19)->empty());
+}
+
 TEST_CASE("shards, uppers, sinces and data survive a reopen") {
   ScratchDir dir;
   Contents before_reopen;

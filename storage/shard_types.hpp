@@ -46,6 +46,14 @@ struct ShardAppend {
   // it off the committer's thread and skip a copy and a sort per row.
   std::string encoded;
   Timestamp encoded_time = 0;
+  // False: an append without updates whose advance of the upper need not
+  // survive a crash (nothing is written for it; after a restart the shard's
+  // upper may be back where its last stored append left it). Only for
+  // shards whose owner re-seals them at boot above every time it used
+  // before: the coordinator's table shards, whose uppers all advance with
+  // every write. A shard's record is rewritten whenever data is appended,
+  // so no update ever lies at or above a stored upper.
+  bool durable_upper = true;
 };
 
 // What a listener (storage/shard_listener.hpp) delivers: every update with

@@ -111,10 +111,14 @@ awaitable<std::optional<Status>> commit(Coordinator* coord, std::vector<TableWri
   });
 }
 
-// Commits `writes` from a session's coroutine: the coordinator sequences
-// them and the storage committer acknowledges straight back to the caller's
-// executor (Coordinator::write_and_ack); nullopt on success.
+// Commits `writes` from a session's coroutine: on this thread when nothing
+// else is committing (Coordinator::try_write_inline), else the coordinator
+// sequences them and the storage committer acknowledges straight back to
+// the caller's executor (Coordinator::write_and_ack); nullopt on success.
 awaitable<std::optional<Status>> commit_from_session(Coordinator* coord, std::vector<TableWrite> writes) {
+  if (auto committed = coord->try_write_inline(writes)) {
+    co_return committed->ok() ? std::optional<Status>() : std::optional<Status>(committed->status());
+  }
   auto executor = co_await asio::this_coro::executor;
   co_return co_await await_callback<std::optional<Status>>([coord, executor, &writes](auto done) {
     coord->write_and_ack(std::move(writes), [executor, done](Result<Timestamp> ts) mutable {

@@ -1,5 +1,5 @@
 #include "frontend/coord/coordinator.hpp"
-
+#include <algorithm>
 
 #include <boost/asio/post.hpp>
 
@@ -51,15 +51,27 @@ void Coordinator::schedule_upper_tick() {
   });
 }
 
+namespace {
+
+// Seals a table shard up to `upper` without storing the advance: at boot
+// every table is re-sealed above all earlier times (open_table), and a
+// shard's stored upper moves whenever rows are appended to it, so a write
+// stores one record per table it touches, not one per table.
+storage::ShardAppend upper_only(storage::ShardId shard, Timestamp expected_upper, Timestamp upper) {
+  storage::ShardAppend append(shard, {}, expected_upper, upper);
+  append.durable_upper = false;
+  return append;
+}
+
+}  // namespace
+
 void Coordinator::advance_all() {
   std::lock_guard lock(write_mutex_);
   auto ts = oracle_->write_ts();
   if (!ts.ok()) return;
   Timestamp upper = *ts + 1;
   std::vector<storage::ShardAppend> appends;
-  for (const auto& [id, table] : tables_) {
-    appends.push_back(storage::ShardAppend{table.shard, {}, upper_, upper});
-  }
+  for (const auto& [id, table] : tables_) appends.push_back(upper_only(table.shard, upper_, upper));
   upper_ = upper;
   shards_->append_async(std::move(appends), [this, upper](Status s) {
     asio::post(io_, [this, upper, s] {
@@ -107,6 +119,11 @@ std::optional<size_t> Coordinator::count_keys(Table& table, RowRef row, Diff dif
 }
 
 Status Coordinator::reserve_keys(const std::vector<TableWrite>& writes) {
+  {
+    std::lock_guard lock(unreserve_mutex_);
+    for (const auto& failed : unreserve_) release_keys(*failed);
+    unreserve_.clear();
+  }
   for (size_t w = 0; w < writes.size(); ++w) {
     auto it = tables_.find(writes[w].table);
     if (it == tables_.end() || it->second.unique_keys.empty()) continue;
@@ -392,8 +409,22 @@ void Coordinator::write_and_ack(std::vector<TableWrite> writes, std::function<vo
   });
 }
 
+std::optional<Result<Timestamp>> Coordinator::try_write_inline(std::vector<TableWrite>& writes) {
+  std::unique_lock lock(write_mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return std::nullopt;
+  storage::ShardStore::Lead lead = shards_->try_lead();
+  if (!lead) return std::nullopt;
+  std::optional<Result<Timestamp>> result;
+  std::function<void(Result<Timestamp>)> done = [&result](Result<Timestamp> r) { result = std::move(r); };
+  Status sequenced = sequence_write(writes, done, true, &lead);
+  lock.unlock();
+  lead.run();  // the commit, and `done`, on this thread
+  if (!sequenced.is_ok()) return Result<Timestamp>(sequenced);
+  return result;
+}
+
 Status Coordinator::sequence_write(std::vector<TableWrite>& writes, std::function<void(Result<Timestamp>)>& done,
-                                   bool ack_on_commit) {
+                                   bool ack_on_commit, storage::ShardStore::Lead* lead) {
   for (const auto& w : writes) {
     if (tables_.count(w.table) == 0) {
       return Status::error(sqlstate::kUndefinedTable, "table " + std::to_string(w.table) + " has no storage");
@@ -407,13 +438,12 @@ Status Coordinator::sequence_write(std::vector<TableWrite>& writes, std::functio
   }
   Timestamp time = *ts;
   std::vector<storage::ShardAppend> appends;
-  std::map<compute::GlobalId, size_t> index;
-  for (const auto& [id, table] : tables_) {
-    index[id] = appends.size();
-    appends.push_back(storage::ShardAppend{table.shard, {}, upper_, time + 1});
-  }
+  appends.reserve(tables_.size());
+  for (const auto& [id, table] : tables_) appends.push_back(upper_only(table.shard, upper_, time + 1));
   for (const auto& w : writes) {
-    storage::ShardAppend& append = appends[index.find(w.table)->second];
+    storage::ShardId shard = tables_.find(w.table)->second.shard;
+    storage::ShardAppend& append =
+        *std::find_if(appends.begin(), appends.end(), [shard](const auto& a) { return a.shard == shard; });
     append.encoded_time = time;
     size_t bytes = append.encoded.size();
     for (const auto& [row, diff] : w.updates) bytes += row.bytes().size() + 12;
@@ -422,8 +452,20 @@ Status Coordinator::sequence_write(std::vector<TableWrite>& writes, std::functio
   }
   upper_ = time + 1;
   auto shared_writes = std::make_shared<std::vector<TableWrite>>(std::move(writes));
-  shards_->append_async(std::move(appends), [this, time, shared_writes, ack_on_commit,
-                                              done = std::move(done)](Status s) mutable {
+  bool led = lead != nullptr;
+  auto committed = [this, time, shared_writes, ack_on_commit, led, done = std::move(done)](Status s) mutable {
+    if (led && !s.is_ok()) {
+      // On the lead's thread, which must not wait for write_mutex_ (its
+      // holder may be waiting for the commit lane): the next sequencing
+      // releases the keys before it checks any, and the error is reported
+      // now.
+      {
+        std::lock_guard lock(unreserve_mutex_);
+        unreserve_.push_back(shared_writes);
+      }
+      std::exchange(done, nullptr)(s);
+      return;
+    }
     if (ack_on_commit && s.is_ok()) {
       // Groups commit in timestamp order, so every write up to `time` is
       // durable: the read timestamp may cover it before compute has it.
@@ -457,7 +499,12 @@ Status Coordinator::sequence_write(std::vector<TableWrite>& writes, std::functio
       frontiers_.set_table_upper(time + 1);
       if (done) done(time);
     });
-  });
+  };
+  if (lead != nullptr) {
+    lead->append(std::move(appends), std::move(committed));
+  } else {
+    shards_->append_async(std::move(appends), std::move(committed));
+  }
   return Status::ok();
 }
 

@@ -127,6 +127,12 @@ class Coordinator {
   // not touch coordinator state; on an error before the commit it runs on
   // the calling or the coordinator thread.
   void write_and_ack(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> acked);
+  // write_and_ack() without any thread hop, for an uncontended writer:
+  // when the write lane and the storage commit lane are both free, the
+  // write is sequenced and committed (fsync included) on the calling
+  // thread and its result returned. Otherwise nullopt, `writes` untouched:
+  // call write_and_ack(). Callable from any thread but the coordinator's.
+  std::optional<Result<Timestamp>> try_write_inline(std::vector<TableWrite>& writes);
 
   // Starts the runtime of cluster `cluster` (a catalog cluster id, packed)
   // with `workers` threads, feeding it every table's contents so far.
@@ -197,8 +203,10 @@ class Coordinator {
   // and `done` and queues the commit (with `ack_on_commit`, `done` runs on
   // the committer thread once the write is durable), or returns the error
   // for the caller to report after unlocking (nothing is taken then).
+  // With `lead`, the commit is queued on it (the caller runs it after
+  // unlocking) and an error is reported to `done` on the lead's thread.
   Status sequence_write(std::vector<TableWrite>& writes, std::function<void(Result<Timestamp>)>& done,
-                        bool ack_on_commit);
+                        bool ack_on_commit, storage::ShardStore::Lead* lead = nullptr);
   // sequence_write under write_mutex_ (waiting for it), reporting an error
   // to `done` after unlocking.
   void lock_and_sequence(std::vector<TableWrite>& writes, std::function<void(Result<Timestamp>)>& done,
@@ -213,6 +221,10 @@ class Coordinator {
   // it: only that thread changes it). Never held across a wait for another
   // thread, except by the coordinator thread's open_table.
   std::mutex write_mutex_;
+  // Writes whose inline commit failed: their keys are released by the next
+  // reserve_keys (under write_mutex_). Leaf lock.
+  std::mutex unreserve_mutex_;
+  std::vector<std::shared_ptr<const std::vector<TableWrite>>> unreserve_;
 
   struct Table {
     storage::ShardId shard = 0;

@@ -160,9 +160,10 @@ TEST_CASE("unique keys are enforced across writes and survive a restart") {
 }
 
 TEST_CASE("writers sequencing on their own threads race DDL and upper ticks safely", "[concurrency]") {
-  // write_and_ack sequences on the caller's thread when the write lane is
-  // free, and through the coordinator thread when a DDL statement or
-  // another writer holds it. Every acknowledged row lands exactly once,
+  // try_write_inline sequences and commits on the caller's thread when the
+  // write lane and the commit lane are free; write_and_ack sequences on the
+  // caller's thread when the write lane is free, and through the
+  // coordinator thread when a DDL statement or another writer holds it. Every acknowledged row lands exactly once,
   // keys stay unique, timestamps of one writer increase, and a table
   // opened meanwhile is advanced with the rest.
   std::string dir = temp_dir();
@@ -172,7 +173,13 @@ TEST_CASE("writers sequencing on their own threads race DDL and upper ticks safe
   auto coord = std::move(Coordinator::open(*store, options)).value();
   std::vector<tandem::frontend::UniqueKey> keys = {{"t_pkey", {0}}};
   REQUIRE(on_coordinator(*coord, [&] { return coord->open_table(1, 1001, keys); }).is_ok());
+  std::atomic<int> inline_commits{0};
   auto write_and_ack = [&](std::vector<TableWrite> writes) {
+    // As a session does: commit on this thread if nothing else commits.
+    if (auto committed = coord->try_write_inline(writes)) {
+      ++inline_commits;
+      return *committed;
+    }
     std::promise<Result<Timestamp>> p;
     coord->write_and_ack(std::move(writes), [&](Result<Timestamp> ts) { p.set_value(ts); });
     return p.get_future().get();
@@ -205,6 +212,8 @@ TEST_CASE("writers sequencing on their own threads race DDL and upper ticks safe
   for (auto& t : writers) t.join();
   CHECK(acked + duplicates == 400);
   CHECK(duplicates == 100);
+  INFO("inline commits: " << inline_commits.load());
+  CHECK(inline_commits > 0);
   auto rows = on_coordinator(*coord, [&] { return coord->snapshot(1, coord->read_ts()); });
   REQUIRE(rows.ok());
   CHECK(static_cast<int>(rows->size()) == acked.load());

@@ -161,5 +161,6 @@ TEST_CASE("materialized views equal a from-scratch recompute under random writes
           rows(c, "SELECT * FROM (" + queries[1].second + ") AS q ORDER BY 1, 2, 3"));
   }
   PQfinish(c);
+  server.stop();  // before its files go: a live server compacts under remove_all
   std::filesystem::remove_all(dir);
 }

@@ -82,14 +82,18 @@ TEST_CASE("acknowledged inserts survive SIGKILL exactly once") {
     stop = true;
     for (auto& t : writers) t.join();
   }
-  TandemdProcess server({}, data);
-  PGconn* c = PQconnectdb(server.conninfo().c_str());
-  PGresult* r = PQexec(c, "SELECT id FROM r");
-  REQUIRE(PQresultStatus(r) == PGRES_TUPLES_OK);
   std::multiset<int64_t> present;
-  for (int i = 0; i < PQntuples(r); ++i) present.insert(std::stoll(PQgetvalue(r, i, 0)));
-  PQclear(r);
-  PQfinish(c);
+  {
+    // Stopped before the directory is removed: a live server's background
+    // compaction deletes files under remove_all.
+    TandemdProcess server({}, data);
+    PGconn* c = PQconnectdb(server.conninfo().c_str());
+    PGresult* r = PQexec(c, "SELECT id FROM r");
+    REQUIRE(PQresultStatus(r) == PGRES_TUPLES_OK);
+    for (int i = 0; i < PQntuples(r); ++i) present.insert(std::stoll(PQgetvalue(r, i, 0)));
+    PQclear(r);
+    PQfinish(c);
+  }
   INFO("acknowledged " << acked_all.size() << ", present " << present.size());
   CHECK(acked_all.size() > 0);
   for (int64_t id : acked_all) CHECK(present.count(id) == 1);
@@ -245,5 +249,6 @@ TEST_CASE("views over renamed items survive a restart") {
   CHECK(query_value(c, "SELECT n FROM v2 WHERE b = 'x'") == "2");
   CHECK(query_column(c, "SELECT b FROM w ORDER BY b") == std::vector<std::string>{"x", "y"});
   PQfinish(c);
+  server.stop();  // before its files go: a live server compacts under remove_all
   std::filesystem::remove_all(dir);
 }
