@@ -9,6 +9,7 @@ PACKAGES=(
   libpq-dev libpqxx-dev catch2 libbenchmark-dev nlohmann-json3-dev
   postgresql postgresql-client
   clang libclang-rt-14-dev
+  spin
 )
 
 missing=()

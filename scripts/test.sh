@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit and integration
-# tests (ctest), the sqllogictest files, the concurrency tests under
+# tests (ctest), the sqllogictest files, the spin model checks of
+# tests/models, the concurrency tests under
 # ThreadSanitizer and a bounded run of the protocol fuzzer. Ends with one line
 # "N passed, N failed" and exits non-zero if anything failed.
 #
@@ -54,6 +55,12 @@ count_ctest build/ctest.log
 echo "== sqllogictest"
 build/bin/tandem-slt sqllogic/tests 2>&1 | tee build/slt.log
 count_slt build/slt.log
+
+# The Promela models (tests/models/README.md): each spin check counts as
+# one test; the design must pass, each refuting variant must fail.
+echo "== spin model checks (tests/models)"
+bash tests/models/check.sh 2>&1 | tee build/models.log
+count_slt build/models.log
 
 # Testdrive scripts: each file runs against its own tandemd and counts as one
 # test (a file stops at its first failure). tests/testdrive/negative/ holds
