@@ -1,8 +1,11 @@
 #pragma once
-// A mutation queued for ShardStore's committer (internal to shard_store*.cpp;
-// see "Design" in storage/shard_store.hpp). Owned by the queue, then by the
-// committer thread; `done` is called exactly once, without store locks held.
+// Internal to storage/shard_*.cpp: a mutation queued for ShardStore's
+// committer and the state one group of them is validated against (see
+// "Design" in storage/shard_store.hpp). A Request is owned by the queue, then
+// by the committer thread; `done` is called exactly once, without store
+// locks held.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +15,26 @@
 #include "storage/shard_types.hpp"
 
 namespace tandem::storage {
+
+// A shard as the requests validated so far in one group leave it.
+struct PendingShard {
+  bool exists = false;
+  ShardFrontiers frontiers;
+  uint64_t incarnation = 0;
+  bool created = false;     // created by this group (a new ShardState)
+  bool dropped = false;     // the pre-group shard is dropped by this group
+  bool meta_dirty = false;  // its metadata record must be rewritten
+};
+
+struct ShardStore::Group {
+  std::map<ShardId, PendingShard> shards;
+  std::vector<ShardId> marked_dropping;  // to revert if the write fails
+};
+
+// 42704 for a shard that does not exist (or is being dropped).
+Status no_shard(ShardId shard);
+// 57P01: the store is shutting down.
+Status shutting_down();
 
 struct ShardStore::Request {
   enum class Kind { kAppend, kAdvance, kCreate, kDrop, kRewrite };

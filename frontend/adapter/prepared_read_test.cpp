@@ -59,6 +59,20 @@ class Client {
         io_,
         [&]() -> asio::awaitable<void> {
           result.emplace(co_await adapter_.execute(session_, *statement, row, cancel_, pool_));
+          // A streamed result (a parked full scan) is read to its end, as
+          // the connection does; an error midway is the statement's.
+          if (result->ok() && (*result)->stream) {
+            std::shared_ptr<RowStream> stream = std::move((*result)->stream);
+            while (true) {
+              auto batch = co_await stream->next();
+              if (!batch.ok()) {
+                result.emplace(batch.status());
+                break;
+              }
+              if (batch->empty()) break;
+              for (Row& r : *batch) (*result)->rows.push_back(std::move(r));
+            }
+          }
         },
         asio::use_future)
         .get();

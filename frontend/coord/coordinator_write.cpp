@@ -1,0 +1,251 @@
+// The coordinator's write path: sequencing (timestamp, unique keys, the
+// commit's appends) under write_mutex_, inline or queued commits, feeding
+// committed rows to every cluster, and the upper tick that seals idle
+// tables (see Coordinator in coordinator.hpp).
+#include <algorithm>
+
+#include <boost/asio/post.hpp>
+
+#include "common/row.hpp"
+#include "frontend/coord/coordinator.hpp"
+#include "storage/shard_codec.hpp"
+
+namespace tandem::frontend {
+namespace asio = boost::asio;
+
+namespace {
+
+// Seals a table shard up to `upper` without storing the advance: at boot
+// every table is re-sealed above all earlier times (open_table), and a
+// shard's stored upper moves whenever rows are appended to it, so a write
+// stores one record per table it touches, not one per table.
+storage::ShardAppend upper_only(storage::ShardId shard, Timestamp expected_upper, Timestamp upper) {
+  storage::ShardAppend append(shard, {}, expected_upper, upper);
+  append.durable_upper = false;
+  return append;
+}
+
+}  // namespace
+
+void Coordinator::advance_all() {
+  std::lock_guard lock(write_mutex_);
+  auto ts = oracle_->write_ts();
+  if (!ts.ok()) return;
+  Timestamp upper = *ts + 1;
+  std::vector<storage::ShardAppend> appends;
+  for (const auto& [id, table] : tables_) appends.push_back(upper_only(table.shard, upper_, upper));
+  upper_ = upper;
+  shards_->append_async(std::move(appends), [this, upper](Status s) {
+    asio::post(io_, [this, upper, s] {
+      if (!s.is_ok()) return;  // the next write or tick retries from the shards' state
+      oracle_->apply_write(upper - 1);
+      for (auto& [id, table] : tables_) {
+        for (auto& [cluster, input] : table.inputs) input->advance_to(upper);
+      }
+      fed_upper_ = std::max(fed_upper_, upper);
+      frontiers_.set_table_upper(upper);
+    });
+  });
+}
+
+namespace {
+
+// The key row of `row` for `columns`, or nullopt when a key column is NULL
+// (SQL unique constraints admit any number of NULL keys).
+std::optional<std::string> key_of(RowRef row, const std::vector<size_t>& columns) {
+  RowArena arena;
+  std::vector<Datum> datums = unpack(row, &arena);
+  std::string key;
+  RowPacker packer(&key);
+  packer.set_normalize_numeric(true);  // 1.0 and 1.00 are the same key
+  for (size_t c : columns) {
+    if (c >= datums.size() || datums[c].is_null()) return std::nullopt;
+    packer.push(datums[c]);
+  }
+  return key;
+}
+
+}  // namespace
+
+std::optional<size_t> Coordinator::count_keys(Table& table, RowRef row, Diff diff) {
+  std::optional<size_t> violated;
+  for (size_t k = 0; k < table.unique_keys.size(); ++k) {
+    auto key = key_of(row, table.unique_keys[k].columns);
+    if (!key) continue;
+    auto [it, inserted] = table.key_counts[k].try_emplace(std::move(*key), 0);
+    it->second += diff;
+    if (it->second > 1 && !violated) violated = k;
+    if (it->second == 0) table.key_counts[k].erase(it);
+  }
+  return violated;
+}
+
+Status Coordinator::reserve_keys(const std::vector<TableWrite>& writes) {
+  {
+    std::lock_guard lock(unreserve_mutex_);
+    for (const auto& failed : unreserve_) release_keys(*failed);
+    unreserve_.clear();
+  }
+  for (size_t w = 0; w < writes.size(); ++w) {
+    auto it = tables_.find(writes[w].table);
+    if (it == tables_.end() || it->second.unique_keys.empty()) continue;
+    Table& table = it->second;
+    // Apply deletes before inserts, so UPDATE of a key's other columns works.
+    // Every key count is at most 1 before a write, so only a key this write
+    // touches can exceed it, and only through an insert (the second pass).
+    std::optional<size_t> violated;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const auto& [row, diff] : writes[w].updates) {
+        if ((diff < 0) != (pass == 0)) continue;
+        auto k = count_keys(table, row.ref(), diff);
+        if (k && !violated) violated = k;
+      }
+    }
+    if (violated) {
+      release_keys({writes.begin(), writes.begin() + static_cast<std::ptrdiff_t>(w) + 1});
+      return Status::error(sqlstate::kUniqueViolation, "duplicate key value violates unique constraint \"" +
+                                                           table.unique_keys[*violated].name + "\"");
+    }
+  }
+  return Status::ok();
+}
+
+void Coordinator::release_keys(const std::vector<TableWrite>& writes) {
+  for (const auto& w : writes) {
+    auto it = tables_.find(w.table);
+    if (it == tables_.end() || it->second.unique_keys.empty()) continue;
+    for (const auto& [row, diff] : w.updates) count_keys(it->second, row.ref(), -diff);
+  }
+}
+
+void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done) {
+  lock_and_sequence(writes, done, false);
+}
+
+void Coordinator::lock_and_sequence(std::vector<TableWrite>& writes, std::function<void(Result<Timestamp>)>& done,
+                                    bool ack_on_commit) {
+  Status sequenced = Status::ok();
+  {
+    std::lock_guard lock(write_mutex_);
+    sequenced = sequence_write(writes, done, ack_on_commit);
+  }
+  if (!sequenced.is_ok()) done(sequenced);
+}
+
+void Coordinator::write_and_ack(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> acked) {
+  // Sequenced right here on the caller's thread when the lane is free, a
+  // thread hop sooner; else by the coordinator thread once a DDL statement
+  // or another writer is done with it. Either order is a valid one: the
+  // lock makes timestamp, key checks and queueing one step.
+  std::unique_lock lock(write_mutex_, std::try_to_lock);
+  if (lock.owns_lock()) {
+    Status sequenced = sequence_write(writes, acked, true);
+    lock.unlock();
+    if (!sequenced.is_ok()) acked(sequenced);
+    return;
+  }
+  asio::post(io_, [this, writes = std::move(writes), acked = std::move(acked)]() mutable {
+    lock_and_sequence(writes, acked, true);
+  });
+}
+
+std::optional<Result<Timestamp>> Coordinator::try_write_inline(std::vector<TableWrite>& writes) {
+  std::unique_lock lock(write_mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return std::nullopt;
+  storage::ShardStore::Lead lead = shards_->try_lead();
+  if (!lead) return std::nullopt;
+  std::optional<Result<Timestamp>> result;
+  std::function<void(Result<Timestamp>)> done = [&result](Result<Timestamp> r) { result = std::move(r); };
+  Status sequenced = sequence_write(writes, done, true, &lead);
+  lock.unlock();
+  lead.run();  // the commit, and `done`, on this thread
+  if (!sequenced.is_ok()) return Result<Timestamp>(sequenced);
+  return result;
+}
+
+Status Coordinator::sequence_write(std::vector<TableWrite>& writes, std::function<void(Result<Timestamp>)>& done,
+                                   bool ack_on_commit, storage::ShardStore::Lead* lead) {
+  for (const auto& w : writes) {
+    if (tables_.count(w.table) == 0) {
+      return Status::error(sqlstate::kUndefinedTable, "table " + std::to_string(w.table) + " has no storage");
+    }
+  }
+  TANDEM_RETURN_IF_ERROR(reserve_keys(writes));
+  auto ts = oracle_->write_ts();
+  if (!ts.ok()) {
+    release_keys(writes);
+    return ts.status();
+  }
+  Timestamp time = *ts;
+  std::vector<storage::ShardAppend> appends;
+  appends.reserve(tables_.size());
+  for (const auto& [id, table] : tables_) appends.push_back(upper_only(table.shard, upper_, time + 1));
+  for (const auto& w : writes) {
+    storage::ShardId shard = tables_.find(w.table)->second.shard;
+    storage::ShardAppend& append =
+        *std::find_if(appends.begin(), appends.end(), [shard](const auto& a) { return a.shard == shard; });
+    append.encoded_time = time;
+    size_t bytes = append.encoded.size();
+    for (const auto& [row, diff] : w.updates) bytes += row.bytes().size() + 12;
+    append.encoded.reserve(bytes);
+    for (const auto& [row, diff] : w.updates) storage::append_batch_entry(&append.encoded, row.bytes(), diff);
+  }
+  upper_ = time + 1;
+  auto shared_writes = std::make_shared<std::vector<TableWrite>>(std::move(writes));
+  bool led = lead != nullptr;
+  auto committed = [this, time, shared_writes, ack_on_commit, led, done = std::move(done)](Status s) mutable {
+    if (led && !s.is_ok()) {
+      // On the lead's thread, which must not wait for write_mutex_ (its
+      // holder may be waiting for the commit lane): the next sequencing
+      // releases the keys before it checks any, and the error is reported
+      // now.
+      {
+        std::lock_guard lock(unreserve_mutex_);
+        unreserve_.push_back(shared_writes);
+      }
+      std::exchange(done, nullptr)(s);
+      return;
+    }
+    if (ack_on_commit && s.is_ok()) {
+      // Groups commit in timestamp order, so every write up to `time` is
+      // durable: the read timestamp may cover it before compute has it.
+      oracle_->apply_write(time);
+      std::exchange(done, nullptr)(time);
+    }
+    asio::post(io_, [this, time, s, shared_writes, done = std::move(done)] {
+      if (!s.is_ok()) {
+        {
+          std::lock_guard lock(write_mutex_);
+          release_keys(*shared_writes);
+        }
+        done(s);
+        return;
+      }
+      oracle_->apply_write(time);
+      for (auto& w : *shared_writes) {
+        auto it = tables_.find(w.table);
+        if (it == tables_.end()) continue;  // dropped while the write committed
+        // One chunk of updates, shared by every cluster's input (no copy
+        // per cluster).
+        auto updates = std::make_shared<std::vector<compute::Update>>();
+        updates->reserve(w.updates.size());
+        for (auto& [row, diff] : w.updates) updates->push_back(compute::Update{{}, std::move(row), time, diff});
+        for (auto& [cluster, input] : it->second.inputs) input->send_shared(updates);
+      }
+      for (auto& [id, table] : tables_) {
+        for (auto& [cluster, input] : table.inputs) input->advance_to(time + 1);
+      }
+      fed_upper_ = std::max(fed_upper_, time + 1);
+      frontiers_.set_table_upper(time + 1);
+      if (done) done(time);
+    });
+  };
+  if (lead != nullptr) {
+    lead->append(std::move(appends), std::move(committed));
+  } else {
+    shards_->append_async(std::move(appends), std::move(committed));
+  }
+  return Status::ok();
+}
+
+}  // namespace tandem::frontend
