@@ -83,4 +83,5 @@ read -r pg_p50 pg_p99 pg_qps < <(join $PG_PORT postgres postgres pg)
 read -r td_p50 td_p99 td_qps < <(join $TD_PORT materialize materialize td)
 printf "%-10s %10s %10s %10s\n" postgres "$pg_p50" "$pg_p99" "$pg_qps"
 printf "%-10s %10s %10s %10s\n" tandem "$td_p50" "$td_p99" "$td_qps"
-printf "tandem/PostgreSQL p50: %.2fx\n" "$(python3 -c "print($td_p50/$pg_p50)")"
+# A p50 of 0 us (pgbench logs whole microseconds) has no meaningful ratio.
+echo "tandem/PostgreSQL p50: $(python3 -c "print(f'{$td_p50/$pg_p50:.2f}x' if $pg_p50 else 'n/a (PostgreSQL p50 rounds to 0 us)')")"
