@@ -1,6 +1,7 @@
 #include "compute/dataflow/dataflow.hpp"
 
 #include <cassert>
+#include <chrono>
 
 namespace tandem::compute {
 
@@ -32,7 +33,14 @@ bool Dataflow::step() {
   bool moved = false;
   for (std::size_t i = 0; i < operators_.size(); ++i) {
     Operator& op = *operators_[i];
-    op.step();
+    if (timed_) {
+      const auto start = std::chrono::steady_clock::now();
+      op.step();
+      elapsed_ns_[i] += static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    } else {
+      op.step();
+    }
     Stream& out = op.output();
     moved |= !out.empty();
     const auto& consumers = consumers_[i];

@@ -8,9 +8,13 @@
 // again. There is no scheduler beyond this: operators with nothing to do
 // return at once.
 //
+// Logging: with set_timed(true), step() adds each operator's running time
+// to elapsed_ns()[i] (two clock reads per operator step; the worker's
+// logger reads the totals at a flush, DESIGN §6).
 // Threading: owned and stepped by one worker thread.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -41,6 +45,13 @@ class Dataflow {
 
   const std::string& name() const { return name_; }
   std::size_t operator_count() const { return operators_.size(); }
+  const Operator& operator_at(std::size_t i) const { return *operators_[i]; }
+  void set_timed(bool timed) {
+    timed_ = timed;
+    elapsed_ns_.assign(operators_.size(), 0);
+  }
+  // Nanoseconds each operator ran, in operator order (empty unless timed).
+  const std::vector<std::uint64_t>& elapsed_ns() const { return elapsed_ns_; }
 
  private:
   struct Consumer {
@@ -52,6 +63,8 @@ class Dataflow {
   std::string name_;
   std::vector<std::unique_ptr<Operator>> operators_;
   std::vector<std::vector<Consumer>> consumers_;
+  bool timed_ = false;
+  std::vector<std::uint64_t> elapsed_ns_;
 };
 
 }  // namespace tandem::compute

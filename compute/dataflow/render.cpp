@@ -33,6 +33,8 @@ class Renderer {
       ArrangeOp* arranged = arrange(it->second, exp.key, /*skip_null_keys=*/false, /*export=*/true);
       out.exports.push_back(RenderedExport{exp.index_id, arranged});
     }
+    for (const auto& [id, op] : sources_) out.imports.emplace_back(id, op);
+    for (const auto& [id, op] : imports_) out.imports.emplace_back(id, op);
     out.dataflow = std::move(df_);
     return out;
   }

@@ -42,6 +42,9 @@ struct RenderedExport {
 struct RenderedDataflow {
   std::unique_ptr<Dataflow> dataflow;
   std::vector<RenderedExport> exports;
+  // The operator reading each imported source or index (for logging its
+  // frontier), owned by the dataflow.
+  std::vector<std::pair<GlobalId, const Operator*>> imports;
 };
 
 Result<RenderedDataflow> render(const DataflowDescription& desc, const RenderContext& ctx);

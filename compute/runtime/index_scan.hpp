@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -40,8 +41,16 @@ class IndexScan {
   // REQUIRES: !peek.literal_keys; since <= peek.time < upper on every part.
   static Result<std::unique_ptr<IndexScan>> open(const Peek& peek, std::vector<Part> parts);
 
+  ~IndexScan() {
+    if (on_close_) on_close_();
+  }
+  IndexScan(const IndexScan&) = delete;
+  IndexScan& operator=(const IndexScan&) = delete;
+
   Result<std::vector<std::pair<Row, Diff>>> next(std::size_t fuel);
   bool done() const { return part_ >= parts_.size(); }
+  // Runs when the scan is destroyed (the read is over), on that thread.
+  void set_on_close(std::function<void()> on_close) { on_close_ = std::move(on_close); }
 
  private:
   IndexScan(const Peek& peek, std::vector<Part> parts);
@@ -53,6 +62,7 @@ class IndexScan {
   std::vector<Part> parts_;
   std::size_t part_ = 0;
   std::unique_ptr<CursorList> cursor_;
+  std::function<void()> on_close_;
 };
 
 }  // namespace tandem::compute

@@ -30,12 +30,21 @@ std::optional<std::vector<IndexScan::Part>> Runtime::sealed_parts(const Peek& pe
 
 std::optional<Result<std::unique_ptr<IndexScan>>> Runtime::scan_if_ready(const Peek& peek) {
   if (peek.literal_keys) return std::nullopt;
+  const auto start = std::chrono::steady_clock::now();
   auto parts = sealed_parts(peek);
   if (!parts) return std::nullopt;
-  return IndexScan::open(peek, std::move(*parts));
+  auto scan = IndexScan::open(peek, std::move(*parts));
+  if (scan.ok()) {
+    // Walked beyond the inline budget, piecewise: logged when the read ends.
+    (*scan)->set_on_close([log = peek_log_, target = peek.target, name = name_, start] {
+      log->served(target, logging::ReadPath::kOffloaded, name, start);
+    });
+  }
+  return scan;
 }
 
 std::optional<PeekResponse> Runtime::peek_if_ready(const Peek& peek, std::size_t inline_budget) {
+  const auto start = std::chrono::steady_clock::now();
   auto snapshots = sealed_parts(peek);
   if (!snapshots) return std::nullopt;
   std::uint64_t updates = 0;
@@ -51,6 +60,7 @@ std::optional<PeekResponse> Runtime::peek_if_ready(const Peek& peek, std::size_t
       response.kind = PeekResponse::Kind::kError;
       response.error = rows.status();
       response.rows.clear();
+      peek_log_->served(peek.target, logging::ReadPath::kFastPath, name_, start);
       return response;
     }
     if (response.rows.empty()) {
@@ -59,6 +69,7 @@ std::optional<PeekResponse> Runtime::peek_if_ready(const Peek& peek, std::size_t
       std::move(rows->begin(), rows->end(), std::back_inserter(response.rows));
     }
   }
+  peek_log_->served(peek.target, logging::ReadPath::kFastPath, name_, start);
   return response;
 }
 

@@ -15,6 +15,7 @@ void PeekTracker::fail(PeekId id, Status status) {
   r.uuid = id;
   r.kind = PeekResponse::Kind::kError;
   r.error = std::move(status);
+  if (on_answered_) on_answered_(id);
   responses_->push(std::move(r));
 }
 
@@ -46,6 +47,8 @@ void PeekTracker::contribute(PeekId id, std::vector<std::pair<Row, Diff>> rows, 
     }
     pending_.erase(it);
   }
+  // Logged before the answer leaves, so a read that follows it sees it.
+  if (on_answered_) on_answered_(id);
   responses_->push(std::move(r));
 }
 

@@ -12,6 +12,7 @@
 // Threading: any worker thread; one mutex, held to merge a partial.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -23,6 +24,9 @@ namespace tandem::compute {
 class PeekTracker {
  public:
   PeekTracker(std::size_t workers, ResponseQueue* responses) : workers_(workers), responses_(responses) {}
+  // Called (on the answering thread, no lock held) once a peek's one
+  // response is queued. Set before any peek begins.
+  void set_on_answered(std::function<void(PeekId)> on_answered) { on_answered_ = std::move(on_answered); }
 
   void begin(PeekId id) {
     std::lock_guard lock(mutex_);
@@ -51,6 +55,7 @@ class PeekTracker {
 
   const std::size_t workers_;
   ResponseQueue* responses_;
+  std::function<void(PeekId)> on_answered_;
   mutable std::mutex mutex_;
   std::map<PeekId, Pending> pending_;
 };

@@ -9,6 +9,11 @@
 // Inputs: create_input(id) makes a source collection that dataflows import
 // by id (Get kSource); feed it through the returned InputHandle. This is the
 // seam where storage's listen will plug in.
+// Logging: with options.logging the runtime installs its logging dataflows
+// first (their index ids are logging::log_index_id, the same in every
+// runtime), and every read is recorded in the PeekLog: a peek sent to the
+// workers when it begins and when it is answered, a read answered on the
+// caller's thread (peek_if_ready, scan_if_ready) when it ends.
 // Threading: all public methods may be called from any thread. The
 // destructor stops and joins the workers.
 #pragma once
@@ -19,6 +24,8 @@
 #include <set>
 #include <vector>
 
+#include "compute/logging/peek_log.hpp"
+#include "compute/logging/worker_logger.hpp"
 #include "compute/protocol/compute_client.hpp"
 #include "compute/runtime/input_handle.hpp"
 #include "compute/runtime/peek_tracker.hpp"
@@ -31,6 +38,15 @@ namespace tandem::compute {
 
 struct RuntimeOptions {
   std::size_t workers = 1;
+  // Logging dataflows (DESIGN §6): the mz_introspection indexes, created
+  // with the runtime, one per log variant (compute/logging/log_variant.hpp).
+  bool logging = true;
+  // The runtime's name in the logs (mz_runtime_step_durations_histogram,
+  // mz_recent_peeks).
+  std::string name = "maintenance";
+  // How compute ids are printed in the logs (export_id, object_id); by
+  // default the bare number.
+  logging::IdFormatter format_id;
 };
 
 class Runtime final : public ComputeClient {
@@ -58,6 +74,9 @@ class Runtime final : public ComputeClient {
   std::optional<std::vector<IndexScan::Part>> sealed_parts(const Peek& peek);
   void wake(std::size_t worker) { workers_[worker]->wake(); }
 
+  const std::string name_;
+  // Shared with scans that may outlive the runtime's use of them.
+  std::shared_ptr<logging::PeekLog> peek_log_;
   ResponseQueue responses_;
   PeekTracker peeks_;
   FrontierTracker frontiers_;
@@ -68,6 +87,7 @@ class Runtime final : public ComputeClient {
   std::mutex mutex_;  // serialises send() and guards the registries below
   std::map<GlobalId, std::shared_ptr<InputHandle>> inputs_;
   std::map<GlobalId, std::vector<GlobalId>> dataflow_of_export_;  // export -> all exports of its dataflow
+  std::set<GlobalId> one_shot_exports_;  // of dataflows with an `until` (peek dataflows)
 };
 
 }  // namespace tandem::compute

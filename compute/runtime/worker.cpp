@@ -3,13 +3,20 @@
 #include <cstdio>
 #include <string>
 
+#include "compute/arrangement/batch.hpp"
 #include "compute/dataflow/render.hpp"
 #include "compute/runtime/peek_reader.hpp"
 
 namespace tandem::compute {
 
-Worker::Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers, SinkTracker* sinks)
-    : index_(index), peeks_(peeks), frontiers_(frontiers), sinks_(sinks) {}
+Worker::Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers, SinkTracker* sinks,
+               std::unique_ptr<logging::WorkerLogger> logger, const logging::PeekLog* peek_log)
+    : index_(index),
+      peeks_(peeks),
+      frontiers_(frontiers),
+      sinks_(sinks),
+      logger_(std::move(logger)),
+      peek_log_(peek_log) {}
 
 Worker::~Worker() { shutdown(); }
 
@@ -50,10 +57,13 @@ void Worker::run() {
       commands.swap(inbox_);
       woken_ = false;
     }
+    const auto start = std::chrono::steady_clock::now();
     for (WorkerCommand& c : commands) handle(c);
     commands.clear();
+    if (logger_ && logger_->flush_due()) flush_logs();
     for (Installed& d : dataflows_) d.dataflow->step();
     after_step();
+    if (logger_) logger_->record_step(std::chrono::steady_clock::now() - start);
   }
 }
 
@@ -80,7 +90,12 @@ void Worker::create(const CreateDataflow& create, DataflowShared& shared) {
   RenderContext ctx;
   ctx.worker = index_;
   ctx.channel = [&](std::size_t seq) { return shared.channel(seq); };
-  ctx.source = [&](GlobalId id) { return shared.feed(id, index_); };
+  ctx.source = [&](GlobalId id) -> std::shared_ptr<SourceFeed> {
+    if (logger_) {
+      if (auto feed = logger_->feed(id)) return feed;
+    }
+    return shared.feed(id, index_);
+  };
   ctx.index = [&](GlobalId id) -> ArrangeOp* {
     auto it = exports_.find(id);
     return it == exports_.end() ? nullptr : it->second.op;
@@ -94,6 +109,17 @@ void Worker::create(const CreateDataflow& create, DataflowShared& shared) {
   }
   Installed installed;
   installed.dataflow = std::move(rendered->dataflow);
+  installed.imports = std::move(rendered->imports);
+  for (const SourceImport& s : create.desc.source_imports) installed.is_logging |= logging::log_source_of(s.id).has_value();
+  installed.id = next_log_id_++;
+  installed.first_operator_id = next_log_id_;
+  next_log_id_ += static_cast<std::int64_t>(installed.dataflow->operator_count());
+  if (logger_ && !installed.is_logging) installed.dataflow->set_timed(true);
+  // A dataflow importing a log index (a peek dataflow over introspection
+  // relations) reads it from its as_of: log past it, as for a peek.
+  for (const IndexImport& i : create.desc.index_imports) {
+    if (logger_ && logging::log_variant_of(i.index_id)) logger_->request_time(create.desc.as_of);
+  }
   for (const RenderedExport& e : rendered->exports) {
     Export exp;
     exp.op = e.arrangement;
@@ -142,6 +168,8 @@ void Worker::peek(Peek peek) {
                                                std::to_string(peek.time) + ")"));
     return;
   }
+  // A log index is complete only up to the last flush: log past the peek.
+  if (logger_ && logging::log_variant_of(peek.target)) logger_->request_time(peek.time);
   Parked parked{std::move(peek), exp.oks_hold, exp.errs_hold};
   parked.oks_hold.set_logical_compaction(parked.peek.time);
   parked.errs_hold.set_logical_compaction(parked.peek.time);
@@ -233,12 +261,68 @@ void Worker::after_step() {
     const Timestamp upper = exp.op->trace().upper();
     if (upper <= exp.reported) continue;
     exp.reported = upper;
-    frontiers_->report(id, index_, upper);
+    if (!logging::log_variant_of(id)) frontiers_->report(id, index_, upper);
     auto p = parked_.find(id);
     if (p == parked_.end()) continue;
     auto& list = p->second;
     std::erase_if(list, [&](Parked& parked) { return try_answer(parked, exp); });
     if (list.empty()) parked_.erase(p);
+  }
+}
+
+logging::LoggedDataflow Worker::describe(const Installed& installed) const {
+  logging::LoggedDataflow df;
+  const Dataflow& dataflow = *installed.dataflow;
+  df.id = installed.id;
+  df.name = dataflow.name();
+  const auto& elapsed = dataflow.elapsed_ns();
+  for (std::size_t i = 0; i < dataflow.operator_count(); ++i) {
+    const Operator& op = dataflow.operator_at(i);
+    logging::LoggedOperator logged;
+    logged.id = installed.first_operator_id + static_cast<std::int64_t>(i);
+    logged.name = op.name();
+    logged.elapsed_ns = i < elapsed.size() ? elapsed[i] : 0;
+    if (const auto* arrange = dynamic_cast<const ArrangeOp*>(&op)) {
+      const Trace& trace = *arrange->shared_trace();
+      std::vector<BatchPtr> batches = trace.spine().batches();
+      logging::ArrangementSize size;
+      size.records = static_cast<std::int64_t>(trace.spine().update_count());
+      size.batches = static_cast<std::int64_t>(batches.size());
+      size.size = static_cast<std::int64_t>(trace.spine().memory_bytes());
+      size.capacity = size.size;
+      size.allocations = size.batches;
+      logged.arrangement = size;
+    }
+    df.operators.push_back(std::move(logged));
+  }
+  for (const GlobalId id : installed.exports) {
+    auto it = exports_.find(id);
+    if (it == exports_.end()) continue;
+    ArrangeOp* op = it->second.op;
+    const auto& errs = op->shared_errs_trace();
+    df.exports.push_back(logging::LoggedExport{
+        id, op->trace().upper(), errs ? static_cast<std::int64_t>(errs->spine().update_count()) : 0});
+  }
+  for (const auto& [id, op] : installed.imports) df.imports.push_back(logging::LoggedImport{id, op->frontier()});
+  return df;
+}
+
+void Worker::flush_logs() {
+  logging::LogState state;
+  for (const Installed& d : dataflows_) {
+    if (!d.is_logging) state.dataflows.push_back(describe(d));
+  }
+  if (index_ == 0 && peek_log_ != nullptr) state.peeks = peek_log_->snapshot();
+  const Timestamp at = logger_->flush(std::move(state));
+  const Timestamp since = at > kLogRetention ? at - kLogRetention : kMinTimestamp;
+  for (const Installed& d : dataflows_) {
+    if (!d.is_logging) continue;
+    for (const GlobalId id : d.exports) {
+      auto it = exports_.find(id);
+      if (it == exports_.end()) continue;
+      it->second.oks_hold.set_logical_compaction(since);
+      it->second.errs_hold.set_logical_compaction(since);
+    }
   }
 }
 

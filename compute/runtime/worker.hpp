@@ -15,6 +15,13 @@
 // walk whose pace a client would set.
 // Sinks: a sink export subscribes to its index export's sealed batches and,
 // after each step, reports them with the export's upper to the SinkTracker.
+// Logging (DESIGN §6): with a WorkerLogger, the worker times each step and
+// each operator of the dataflows it maintains. A peek of a log index asks
+// the logger for its time; at the next step boundary (before stepping) the
+// worker pulls a LogState from its dataflows and flushes it into the
+// logging dataflows, which it then steps with the rest. Logging dataflows are not logged themselves (no feedback loop:
+// a flush never causes another). Their exports are compacted by the worker
+// (kLogRetention behind the last flush) and not reported as FrontierUpper.
 // Threading: enqueue() and wake() from any thread; everything else runs on
 // the worker thread. No lock is held while a dataflow steps.
 #pragma once
@@ -31,6 +38,8 @@
 #include "compute/arrangement/trace_handle.hpp"
 #include "compute/dataflow/arrange_op.hpp"
 #include "compute/dataflow/dataflow.hpp"
+#include "compute/logging/peek_log.hpp"
+#include "compute/logging/worker_logger.hpp"
 #include "compute/protocol/command.hpp"
 #include "compute/runtime/dataflow_shared.hpp"
 #include "compute/runtime/peek_tracker.hpp"
@@ -45,7 +54,10 @@ struct WorkerCommand {
 
 class Worker {
  public:
-  Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers, SinkTracker* sinks);
+  // `logger` may be null (no logging); `peek_log` is read by worker 0's
+  // flushes only.
+  Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers, SinkTracker* sinks,
+         std::unique_ptr<logging::WorkerLogger> logger = nullptr, const logging::PeekLog* peek_log = nullptr);
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -71,6 +83,13 @@ class Worker {
   struct Installed {
     std::unique_ptr<Dataflow> dataflow;
     std::vector<GlobalId> exports;
+    // Logging: ids (the same on every worker: dataflows are created in one
+    // order), the operators reading imports, and whether it is a logging
+    // dataflow (not logged).
+    std::int64_t id = 0;
+    std::int64_t first_operator_id = 0;
+    std::vector<std::pair<GlobalId, const Operator*>> imports;
+    bool is_logging = false;
   };
   struct Parked {
     Peek peek;
@@ -87,6 +106,8 @@ class Worker {
   void drop(GlobalId export_id);
   void after_step();
   void report_sinks();
+  void flush_logs();
+  logging::LoggedDataflow describe(const Installed& installed) const;
   // Answers the peek if its time is sealed; true if answered.
   bool try_answer(Parked& parked, const Export& exp);
 
@@ -106,6 +127,13 @@ class Worker {
   std::unordered_map<GlobalId, Export> exports_;
   std::unordered_map<GlobalId, std::vector<Parked>> parked_;
   std::map<GlobalId, Sink> sink_exports_;
+
+  std::unique_ptr<logging::WorkerLogger> logger_;
+  const logging::PeekLog* peek_log_;
+  std::int64_t next_log_id_ = 1;
 };
+
+// How far behind its last flush a log index keeps history (ms).
+inline constexpr Timestamp kLogRetention = 60'000;
 
 }  // namespace tandem::compute

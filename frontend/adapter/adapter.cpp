@@ -15,6 +15,7 @@
 #include "common/eval_context.hpp"
 #include "common/func_resolve.hpp"
 #include "frontend/adapter/catalog_ops.hpp"
+#include "frontend/adapter/introspection.hpp"
 #include "frontend/adapter/explain_statement.hpp"
 #include "frontend/adapter/session_catalog.hpp"
 #include "frontend/adapter/session_statements.hpp"
@@ -182,6 +183,7 @@ Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, Coo
   // Builtin relations first, in a fixed order, so their system ids (and
   // OIDs) are the same at every boot.
   TANDEM_RETURN_IF_ERROR(catalog::register_builtin_relations(*a->catalog_));
+  TANDEM_RETURN_IF_ERROR(register_introspection_relations(*a->catalog_));
   auto snapshot = a->catalog_->snapshot();
   const catalog::Cluster* quickstart = snapshot->find_cluster(catalog::kDefaultClusterName);
   if (quickstart != nullptr) {

@@ -179,6 +179,7 @@ Result<compute::DataflowDescription> index_dataflow(Engine& engine, const catalo
   ctx.as_of = engine.coordinator.read_ts();
   auto planned = planner::plan_index(create, index_id, reader, ctx);
   if (planned.ok()) TANDEM_RETURN_IF_ERROR(reader.refuse_builtin_catalog_relations("an index"));
+  if (planned.ok()) TANDEM_RETURN_IF_ERROR(reader.refuse_introspection_relations("index"));
   return planned;
 }
 
@@ -488,6 +489,7 @@ Result<catalog::ItemSpec> view_spec(const catalog::CatalogSnapshot& snapshot, st
   TANDEM_ASSIGN_OR_RETURN(spec.name, qualify_new(snapshot, path, create.name));
   SessionCatalog reader(std::move(shared), path);
   TANDEM_ASSIGN_OR_RETURN(spec.desc, planner::plan_view(create.query, create.columns, reader));
+  TANDEM_RETURN_IF_ERROR(reader.refuse_introspection_relations("view"));
   spec.dependencies = reader.resolved_ids();
   sql::CreateView canonical = create;
   canonical.name.parts = qualified_parts(spec.name);
@@ -538,6 +540,7 @@ Result<ExecResult> create_index(Engine& engine, const catalog::SearchPath& path,
     compute::DataflowDescription desc = std::move(probe);
     desc.index_exports.front().index_id = id;
     const catalog::Item* item = engine.catalog.state().item(*ddl.created_item);
+    desc.debug_name = "Dataflow: " + item->name.to_string();
     TANDEM_RETURN_IF_ERROR(engine.coordinator.send(cluster_key(*item->cluster), compute::CreateDataflow{std::move(desc)}));
   }
   return r;
@@ -559,6 +562,7 @@ Result<catalog::ItemSpec> materialized_view_spec(std::shared_ptr<const catalog::
   SessionCatalog reader(snapshot, path);
   TANDEM_ASSIGN_OR_RETURN(spec.desc, planner::plan_view(create.query, create.columns, reader));
   TANDEM_RETURN_IF_ERROR(reader.refuse_builtin_catalog_relations("a materialized view"));
+  TANDEM_RETURN_IF_ERROR(reader.refuse_introspection_relations("materialized view"));
   spec.dependencies = reader.resolved_ids();
   spec.details = catalog::MaterializedViewDetails{};
   sql::CreateMaterializedView canonical = create;
@@ -594,7 +598,7 @@ Result<compute::DataflowDescription> materialized_view_dataflow(Engine& engine, 
 Status install_materialized_view(Engine& engine, const catalog::Item& item, compute::DataflowDescription desc) {
   compute::GlobalId id = catalog::to_compute_id(item.id);
   desc.sink_exports.front().sink_id = id;
-  desc.debug_name = "materialized-view-" + std::to_string(id);
+  desc.debug_name = "Dataflow: " + item.name.to_string();
   return engine.coordinator.create_materialized_view(id, item.materialized_view()->shard, cluster_key(*item.cluster),
                                                      std::move(desc));
 }
@@ -697,6 +701,9 @@ Status replay_catalog(Engine& engine) {
       std::optional<catalog::ClusterId> cluster = spec.cluster;
       auto replayed = engine.catalog.replay_item(persisted.id, std::move(spec));
       if (!replayed.ok()) return replayed.status();
+      if (const catalog::Item* item = engine.catalog.state().item(persisted.id)) {
+        desc.debug_name = "Dataflow: " + item->name.to_string();
+      }
       TANDEM_RETURN_IF_ERROR(engine.coordinator.send(cluster_key(*cluster), compute::CreateDataflow{std::move(desc)}));
     } else if (auto* mv = parsed->as<sql::CreateMaterializedView>()) {
       TANDEM_ASSIGN_OR_RETURN(catalog::ItemSpec spec, materialized_view_spec(engine.catalog.snapshot(), path, mv->in_cluster, *mv));

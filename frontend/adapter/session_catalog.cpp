@@ -2,6 +2,7 @@
 
 #include "catalog/builtin_relations.hpp"
 #include "common/sqlstate.hpp"
+#include "frontend/adapter/introspection.hpp"
 #include "planner/parser/parser.hpp"
 #include "planner/parser/printer.hpp"
 
@@ -76,10 +77,32 @@ Status SessionCatalog::refuse_builtin_catalog_relations(std::string_view what) c
   return Status::ok();
 }
 
+Status SessionCatalog::refuse_introspection_relations(std::string_view object_type) const {
+  std::string names;
+  for (const auto& [id, item] : resolved_) {
+    const catalog::Item* found = snapshot_->item(catalog::item_id_from_compute(id));
+    if (found != nullptr && introspection_variant(*found)) names += (names.empty() ? "" : ", ") + item->name;
+  }
+  if (names.empty()) return Status::ok();
+  return Status::error(sqlstate::kFeatureNotSupported,
+                       std::string(object_type) + " objects cannot depend on log sources: " + names);
+}
+
 std::vector<planner::IndexInfo> SessionCatalog::indexes_on(compute::GlobalId id) const {
   std::vector<planner::IndexInfo> out;
   const catalog::Item* item = snapshot_->item(catalog::item_id_from_compute(id));
   if (item == nullptr) return out;
+  if (auto variant = introspection_variant(*item)) {
+    if (!cluster_) return out;
+    planner::IndexInfo info;
+    info.index_id = introspection_index_id(*variant);
+    info.name = introspection_index_name(*variant);
+    for (size_t k : introspection_index_key(*variant)) {
+      info.key.push_back(ScalarExpr::column(k, item->desc.columns[k].type));
+    }
+    out.push_back(std::move(info));
+    return out;
+  }
   for (const catalog::Item* index : snapshot_->indexes_on(item->id)) {
     const catalog::IndexDetails* details = index->index();
     if (details == nullptr) continue;

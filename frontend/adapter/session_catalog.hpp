@@ -1,7 +1,10 @@
 #pragma once
 // SessionCatalog: the planner's CatalogReader (planner/catalog_reader.hpp)
 // over one immutable catalog snapshot and a session's search path. Indexes
-// are reported only when their arrangements exist in compute.
+// are reported only when their arrangements exist in compute. An
+// mz_introspection relation has one index, its logging dataflow's, on the
+// reader's cluster (frontend/adapter/introspection.hpp); without a cluster
+// it has none.
 // Threading: one per planning call; the snapshot it reads is immutable.
 
 #include <map>
@@ -37,6 +40,10 @@ class SessionCatalog final : public planner::CatalogReader {
   // computed per read (catalog/builtin_relations.hpp), so `what` (an index,
   // a materialized view) cannot maintain a result over them.
   Status refuse_builtin_catalog_relations(std::string_view what) const;
+  // 0A000 if an mz_introspection relation was resolved: its contents are
+  // per cluster, so `object_type` ("view", "materialized view", "index")
+  // may not depend on it (Materialize's InvalidLogDependency).
+  Status refuse_introspection_relations(std::string_view object_type) const;
 
  private:
   std::shared_ptr<const catalog::CatalogSnapshot> snapshot_;

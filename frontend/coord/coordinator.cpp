@@ -4,6 +4,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include "catalog/global_id.hpp"
 #include "storage/durable_store.hpp"
 
 namespace tandem::frontend {
@@ -91,7 +92,11 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
 
 Status Coordinator::add_cluster(uint64_t cluster, size_t workers) {
   if (runtimes_.count(cluster) != 0) return Status::ok();
-  auto runtime = std::make_unique<compute::Runtime>(compute::RuntimeOptions{std::max<size_t>(1, workers)});
+  compute::RuntimeOptions options;
+  options.workers = std::max<size_t>(1, workers);
+  // Logs name collections as the catalog does ("u5", "t3").
+  options.format_id = [](compute::GlobalId id) { return catalog::item_id_from_compute(id).to_string(); };
+  auto runtime = std::make_unique<compute::Runtime>(std::move(options));
   runtime->set_response_waker([this, cluster] { asio::post(io_, [this, cluster] { drain_compute_responses(cluster); }); });
   // Every table becomes a source of the new runtime, with its contents as
   // of the last write fed to the other runtimes; later writes reach it like
