@@ -8,6 +8,13 @@
 > CREATE TABLE t (a int, b text)
 > CREATE INDEX t_idx ON t (a)
 
+# Ids depend on what the server ran before (tandem-td --url shares one).
+$ set-from-sql var=idx
+SELECT id FROM mz_catalog.mz_indexes WHERE name = 't_idx'
+
+$ set-from-sql var=tbl
+SELECT id FROM mz_catalog.mz_tables WHERE name = 't'
+
 > SELECT records FROM mz_introspection.mz_dataflow_arrangement_sizes WHERE name = 'Dataflow: materialize.public.t_idx'
 0
 
@@ -26,15 +33,15 @@ true true true
 
 # The export's frontier advances with the tables' upper.
 $ set-from-sql var=frontier
-SELECT time::text FROM mz_introspection.mz_compute_frontiers WHERE export_id = 'u2'
+SELECT time::text FROM mz_introspection.mz_compute_frontiers WHERE export_id = '${idx}'
 
 > INSERT INTO t VALUES (1000, 'later')
 
-> SELECT time::text::numeric > ${frontier} FROM mz_introspection.mz_compute_frontiers WHERE export_id = 'u2'
+> SELECT time::text::numeric > ${frontier} FROM mz_introspection.mz_compute_frontiers WHERE export_id = '${idx}'
 true
 
-> SELECT import_id FROM mz_introspection.mz_compute_import_frontiers WHERE export_id = 'u2'
-u1
+> SELECT import_id = '${tbl}' FROM mz_introspection.mz_compute_import_frontiers WHERE export_id = '${idx}'
+true
 
 # Point lookups are fast-path reads of the index; an aggregate is a peek
 # dataflow. Both are recorded with what served them.
@@ -47,7 +54,7 @@ u1
 > SELECT count(*) FROM t
 251
 
-> SELECT count(*) >= 2 FROM mz_introspection.mz_recent_peeks WHERE object_id = 'u2' AND path = 'fast_path' AND runtime = 'maintenance'
+> SELECT count(*) >= 2 FROM mz_introspection.mz_recent_peeks WHERE object_id = '${idx}' AND path = 'fast_path' AND runtime = 'maintenance'
 true
 
 > SELECT count(*) >= 1 FROM mz_introspection.mz_recent_peeks WHERE path = 'dataflow'
@@ -66,7 +73,7 @@ true
 # Dropping the index retracts its rows.
 > DROP INDEX t_idx
 
-> SELECT count(*) FROM mz_introspection.mz_compute_exports WHERE export_id = 'u2'
+> SELECT count(*) FROM mz_introspection.mz_compute_exports WHERE export_id = '${idx}'
 0
 
 > SELECT count(*) FROM mz_introspection.mz_dataflow_arrangement_sizes WHERE name = 'Dataflow: materialize.public.t_idx'
