@@ -17,7 +17,7 @@ namespace {
 using testing::Harness;
 using testing::source;
 
-Row row2(int a, int b) { return Row::pack(std::vector<Datum>{Datum::from_int32(a), Datum::from_int32(b)}); }
+using testing::row2;
 Row key(int a) { return Row::pack_one(Datum::from_int32(a)); }
 
 std::multiset<std::string> rows_of(const PeekResponse& r) {

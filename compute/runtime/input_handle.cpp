@@ -94,21 +94,15 @@ void InputHandle::append_history(std::vector<Chunk>& chunks, Chunk chunk) {
 }
 
 void InputHandle::advance_to(Timestamp frontier) {
-  {
-    // Every write advances every table: an idle table nothing reads costs
-    // only this.
-    std::lock_guard lock(mutex_);
-    if (subscribers_.empty() && shared_.empty() && buffered_.empty() && buffered_errs_.empty()) {
-      assert(frontier >= frontier_);
-      frontier_ = std::max(frontier_, frontier);
-      return;
-    }
-  }
-  std::vector<bool> fed(workers_, false);
+  std::vector<bool> fed;
   {
     std::lock_guard lock(mutex_);
     assert(frontier >= frontier_);
     frontier_ = std::max(frontier_, frontier);
+    // Every write advances every table: an idle table nothing reads costs
+    // only this.
+    if (subscribers_.empty() && shared_.empty() && buffered_.empty() && buffered_errs_.empty()) return;
+    fed.assign(workers_, false);
     // Shared chunks wholly before the frontier go out as they are; any
     // other is copied into buffered_ first, to be released by time.
     std::vector<Chunk> shared;

@@ -15,7 +15,7 @@ using testing::col;
 using testing::Harness;
 using testing::source;
 
-Row row2(int a, int b) { return Row::pack(std::vector<Datum>{Datum::from_int32(a), Datum::from_int32(b)}); }
+using testing::row2;
 
 // Drains responses for a while, returning the peek responses seen.
 std::vector<PeekResponse> drain(Runtime& rt, std::chrono::milliseconds wait) {

@@ -19,7 +19,7 @@ using testing::col;
 using testing::Harness;
 using testing::source;
 
-Row row2(int a, int b) { return Row::pack(std::vector<Datum>{Datum::from_int32(a), Datum::from_int32(b)}); }
+using testing::row2;
 
 Peek stream_peek(PeekId id, GlobalId index, Timestamp time) {
   Peek p{id, index, time, std::nullopt, MapFilterProject::identity(2)};

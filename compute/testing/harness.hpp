@@ -21,6 +21,8 @@ inline ColumnType int4_type() { return ColumnType{TypeId::kInt4}; }
 inline ScalarExpr col(std::size_t i) { return ScalarExpr::column(i, int4_type()); }
 inline ScalarExpr lit(int32_t v) { return ScalarExpr::literal(Datum::from_int32(v), int4_type()); }
 inline PlanNode source(GlobalId id) { return PlanNode{Get{id, Get::Kind::kSource}}; }
+// A two-column int4 row (a, b).
+inline Row row2(int a, int b) { return Row::pack(std::vector<Datum>{Datum::from_int32(a), Datum::from_int32(b)}); }
 
 // Two int4 columns (a, b): a in [0, 4), b in [0, 5) or NULL.
 inline Row random_row(std::mt19937_64& rng) {
