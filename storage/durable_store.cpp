@@ -9,7 +9,7 @@
 namespace tandem::storage {
 namespace {
 
-constexpr const char* kFamilyNames[] = {"shards", "catalog", "meta"};
+constexpr const char* kFamilyNames[kFamilyCount] = {"shards", "catalog", "meta", "stash"};
 constexpr const char* kFormatKey = "format_version";
 constexpr const char* kFormatVersion = "1";
 
@@ -36,6 +36,13 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
   for (const char* name : kFamilyNames) families.emplace_back(name, rocksdb::ColumnFamilyOptions());
+  // The stash holds results being read by a client: small memtables (its
+  // memory stays bounded however large a result is), no compression (each
+  // block is written once and read once, soon).
+  rocksdb::ColumnFamilyOptions& stash = families[1 + static_cast<int>(Family::kStash)].options;
+  stash.write_buffer_size = 4 << 20;
+  stash.max_write_buffer_number = 2;
+  stash.compression = rocksdb::kNoCompression;
 
   std::unique_ptr<DurableStore> store(new DurableStore());
   store->options_ = options;
@@ -44,7 +51,7 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   if (!s.ok()) return io_error("could not open data directory \"" + options.path + "\"", s);
   // handles[0] is the default family, which tandem does not use.
   store->db_->DestroyColumnFamilyHandle(handles[0]);
-  for (size_t i = 0; i < 3; ++i) store->handles_[i] = handles[i + 1];
+  for (int i = 0; i < kFamilyCount; ++i) store->handles_[i] = handles[i + 1];
 
   TANDEM_ASSIGN_OR_RETURN(auto format, store->get(Family::kMeta, kFormatKey));
   if (!format) {
@@ -62,7 +69,7 @@ Status DurableStore::close() {
   if (db_ == nullptr) return Status::ok();
   rocksdb::FlushOptions flush;
   flush.wait = true;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles(handles_, handles_ + 3);
+  std::vector<rocksdb::ColumnFamilyHandle*> handles(handles_, handles_ + kFamilyCount);
   rocksdb::Status fs = db_->Flush(flush, handles);
   for (auto*& h : handles_) {
     db_->DestroyColumnFamilyHandle(h);

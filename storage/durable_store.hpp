@@ -4,7 +4,10 @@
 //   shards  — table shards (append-only update logs keyed by (shard, time))
 //   catalog — one entry per catalog item (its create_sql), replayed at boot
 //   meta    — small metadata: format version, timestamp-oracle high-water mark
-// Later issues add spill and stash families. Threading: open/close on the
+//   stash   — peek results too large to hold in memory while a client reads
+//             them (peek_stash.hpp): written without the WAL, never synced,
+//             small memtables; nothing in it outlives its statement.
+// A later issue adds the spill family. Threading: open/close on the
 // main thread; RocksDB itself is thread-safe for reads and writes once open.
 
 #include <memory>
@@ -21,7 +24,8 @@ class ColumnFamilyHandle;
 
 namespace tandem::storage {
 
-enum class Family { kShards, kCatalog, kMeta };
+enum class Family { kShards, kCatalog, kMeta, kStash };
+inline constexpr int kFamilyCount = 4;
 
 struct DurableStoreOptions {
   std::string path;
@@ -55,7 +59,7 @@ class DurableStore {
   DurableStore() = default;
   DurableStoreOptions options_;
   rocksdb::DB* db_ = nullptr;
-  rocksdb::ColumnFamilyHandle* handles_[3] = {nullptr, nullptr, nullptr};
+  rocksdb::ColumnFamilyHandle* handles_[kFamilyCount] = {};
 };
 
 }  // namespace tandem::storage
