@@ -20,6 +20,11 @@ constexpr std::array<VarDefinition, 11> kDefinitions = {{
     {kComputeIndexPeekInlineBudget, VarType::kInt, "1024",
      "Cursor positions a fast-path index walk runs inline before moving to the offload pool.", 0,
      INT64_MAX},
+    // Materialize's default is in the megabytes; 1MB keeps a result's memory
+    // to about one socket buffer's worth of rows per statement while a
+    // client reads, at the cost of writing larger results to RocksDB once.
+    {kComputePeekResponseStashThresholdBytes, VarType::kBytes, "1MB",
+     "Peek results (without ORDER BY) larger than this stream to the client from the RocksDB stash (0: never)."},
     {kEnableComputeIndexPeekOffload, VarType::kBool, "on",
      "Move long fast-path index walks to the offload pool."},
     {kEnableComputeInteractiveDataflows, VarType::kBool, "on",
@@ -33,8 +38,6 @@ constexpr std::array<VarDefinition, 11> kDefinitions = {{
     {kMaxResultSize, VarType::kBytes, "1GB", "Maximum size of a query result."},
     {kMemoryLimit, VarType::kBytes, "0B",
      "Memory the process may use before spilling arrangements (0: unlimited)."},
-    {kPeekResponseStashThresholdBytes, VarType::kBytes, "1MB",
-     "Peek results larger than this stream from the RocksDB stash."},
     {kPersistFastPathLimit, VarType::kInt, "1000",
      "Largest LIMIT served by reading a table shard directly (0: off).", 0, INT64_MAX},
 }};

@@ -98,7 +98,8 @@ inline constexpr const char* kMaxResultSize = "max_result_size";
 inline constexpr const char* kMaxConnections = "max_connections";
 inline constexpr const char* kPersistFastPathLimit = "persist_fast_path_limit";
 inline constexpr const char* kMemoryLimit = "memory_limit";
-inline constexpr const char* kPeekResponseStashThresholdBytes = "peek_response_stash_threshold_bytes";
+inline constexpr const char* kComputePeekResponseStashThresholdBytes =
+    "compute_peek_response_stash_threshold_bytes";
 inline constexpr const char* kIdleInTransactionSessionTimeout = "idle_in_transaction_session_timeout";
 inline constexpr const char* kAllowedClusterReplicaSizes = "allowed_cluster_replica_sizes";
 

@@ -87,6 +87,7 @@ class StashedRows {
   Result<std::vector<Row>> read(std::size_t max_rows);
 
   uint64_t id() const { return id_; }
+  const std::shared_ptr<PeekStash>& stash() const { return stash_; }
   uint64_t rows() const { return rows_; }
   int64_t bytes() const { return bytes_; }
 

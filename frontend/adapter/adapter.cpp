@@ -10,6 +10,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <spdlog/spdlog.h>
 
 #include "catalog/builtin_relations.hpp"
 #include "common/eval_context.hpp"
@@ -191,6 +192,10 @@ Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, Coo
     options.compute_workers = workers_for_size(quickstart->size).ok() ? *workers_for_size(quickstart->size) : 1;
   }
   TANDEM_ASSIGN_OR_RETURN(a->coordinator_, Coordinator::open(store, options));
+  TANDEM_ASSIGN_OR_RETURN(a->stash_, storage::PeekStash::open(store));
+  if (int64_t discarded = a->stash_->stats().discarded; discarded > 0) {
+    spdlog::info("discarded {} peek stash blocks a previous process left", discarded);
+  }
   // Replay on the coordinator thread, which owns the catalog from now on:
   // every cluster's runtime first, then the items in id order.
   std::promise<Status> replayed;

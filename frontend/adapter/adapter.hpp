@@ -31,6 +31,7 @@
 #include "planner/parser/parser.hpp"
 #include "planner/read_plan.hpp"
 #include "planner/timestamp_selection.hpp"
+#include "storage/peek_stash.hpp"
 
 namespace tandem::storage {
 class DurableStore;
@@ -125,6 +126,9 @@ class Adapter {
     // with its sealed snapshots: a parked peek, a peek dataflow's result),
     // left to be read piecewise (instead of `rows`).
     std::unique_ptr<compute::IndexScan> scan;
+    // `scan` reads a peek dataflow's result, which only this read holds
+    // (not a maintained index): it goes through the peek stash when large.
+    bool scan_owned = false;
   };
   // A cancel request or the statement_timeout cancels the peek (57014).
   boost::asio::awaitable<Result<PeekedRows>> peek_query(const catalog::SearchPath& path, const std::string& cluster,
@@ -170,6 +174,8 @@ class Adapter {
 
   std::unique_ptr<catalog::Catalog> catalog_;
   std::unique_ptr<Coordinator> coordinator_;
+  // Large results being read by clients (stash_stream.hpp).
+  std::shared_ptr<storage::PeekStash> stash_;
 };
 
 }  // namespace tandem::frontend

@@ -25,6 +25,7 @@
 #include "frontend/adapter/catalog_ops.hpp"
 #include "frontend/adapter/index_scan_stream.hpp"
 #include "frontend/adapter/session_catalog.hpp"
+#include "frontend/adapter/stash_stream.hpp"
 #include "planner/read_planner.hpp"
 
 namespace tandem::frontend {
@@ -61,6 +62,17 @@ std::vector<compute::GlobalId> inputs_of(const planner::ReadPlan& plan) {
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   return ids;
+}
+
+// A result's rows, in memory (tagged with their count) or streamed.
+ExecResult with_stashed(ExecResult r, StashedResult stashed) {
+  if (stashed.stream) {
+    r.stream = std::move(stashed.stream);
+    return r;
+  }
+  r.tag += " " + std::to_string(stashed.rows.size());
+  r.rows = std::move(stashed.rows);
+  return r;
 }
 
 bool picks_transaction_ts(const Session& session, const ReadTiming& timing) {
@@ -154,6 +166,7 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, Canc
   peek.time = out.timestamp;
   const bool stream = may_stream && IndexScanStream::streamable(out.finishing);
   const uint64_t cluster_id = cluster_key(timed.cluster_id);
+  const bool is_dataflow = std::holds_alternative<planner::PeekDataflow>(plan.plan);
   if (auto* df = std::get_if<planner::PeekDataflow>(&plan.plan)) {
     dataflow = std::move(df->desc);
     peek.target = df->index_id;
@@ -222,6 +235,7 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, Canc
     auto scan = compute::IndexScan::open(*scan_peek, std::move(response.parts));
     if (!scan.ok()) co_return scan.status();
     out.scan = std::move(*scan);
+    out.scan_owned = is_dataflow;
     co_return out;
   }
   out.rows = std::move(response.rows);
@@ -261,22 +275,37 @@ awaitable<Result<ExecResult>> Adapter::read_result(Session& session, const Prepa
   r.returns_rows = !statement.copy_out;
   r.columns = statement.result_columns;
   r.copy_out = statement.copy_out;
+  // Past this, a result only this read holds goes through the peek stash
+  // (stash_stream.hpp), unless ORDER BY needs it whole in memory.
+  ResultStasher stasher(stash_, read.finishing.order_by.empty()
+                                    ? catalog_->snapshot()->system_vars().get_bytes(
+                                          catalog::kComputePeekResponseStashThresholdBytes)
+                                    : 0);
   if (read.scan) {
     r.tag = command;
-    r.stream = std::make_shared<IndexScanStream>(std::move(read.scan), std::move(read.finishing),
-                                                 session.cancel_token(), limit, limit_text());
-    co_return r;
+    auto scan = std::make_shared<IndexScanStream>(std::move(read.scan), std::move(read.finishing),
+                                                  session.cancel_token(), limit, limit_text());
+    if (!read.scan_owned) {
+      r.stream = std::move(scan);
+      co_return r;
+    }
+    auto stashed = co_await stash_stream(std::move(scan), std::move(stasher), session.cancel_token());
+    if (!stashed.ok()) co_return stashed.status();
+    co_return with_stashed(std::move(r), std::move(*stashed));
   }
   auto finished = read.finishing.apply(read.rows);
   if (!finished.ok()) co_return finished.status();
+  std::vector<std::pair<Row, Diff>>().swap(read.rows);
   int64_t bytes = 0;
   for (const Row& row : *finished) bytes += static_cast<int64_t>(row.size());
   if (limit > 0 && bytes > limit) {
     co_return Status::error(sqlstate::kProgramLimitExceeded, "result exceeds max size of " + limit_text());
   }
-  r.tag = std::string(command) + " " + std::to_string(finished->size());
-  r.rows = std::move(*finished);
-  co_return r;
+  if (Status added = stasher.add(std::move(*finished)); !added.is_ok()) co_return added;
+  auto stashed = stasher.finish(session.cancel_token());
+  if (!stashed.ok()) co_return stashed.status();
+  r.tag = command;
+  co_return with_stashed(std::move(r), std::move(*stashed));
 }
 
 Result<ExecResult> Adapter::explain_timestamp(Session& session, const sql::Explain& explain,
