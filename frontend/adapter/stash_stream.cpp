@@ -1,5 +1,7 @@
 #include "frontend/adapter/stash_stream.hpp"
 
+#include <malloc.h>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -101,7 +103,11 @@ asio::awaitable<Result<StashedResult>> stash_stream(std::shared_ptr<RowStream> s
     // Other connections of this thread get their turn between batches.
     co_await asio::post(executor, asio::use_awaitable);
   }
-  source.reset();  // releases the snapshots before the client reads a row
+  // The snapshots' batches are released before the client reads a row;
+  // malloc keeps freed pages mapped, so they go back to the OS explicitly
+  // (a stashed result is at least the threshold's size, worth the trim).
+  source.reset();
+  if (stasher.stashed()) malloc_trim(0);
   // Past max_result_size the rows before the limit are still sent, then the
   // error, as from a streamed scan; any other error ends the statement now.
   if (!end.is_ok() && end.sqlstate() != sqlstate::kProgramLimitExceeded) co_return end;
