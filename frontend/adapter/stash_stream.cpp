@@ -74,8 +74,15 @@ Status ResultStasher::add(std::vector<Row>&& rows) {
 
 Result<StashedResult> ResultStasher::finish(std::shared_ptr<CancelToken> cancel, Status end) {
   StashedResult out;
+  if (!rows_ && !end.is_ok()) {
+    // The rows before the error still go first, as from a stash.
+    auto channel = RowChannel::make(head_.size(), /*live=*/false);
+    (void)channel->push(head_);
+    channel->finish(std::move(end));
+    out.stream = std::move(channel);
+    return out;
+  }
   if (!rows_) {
-    if (!end.is_ok()) return end;
     out.rows = std::move(head_);
     return out;
   }

@@ -72,7 +72,9 @@ class ResultStasher {
       : stash_(std::move(stash)), threshold_(threshold_bytes) {}
   Status add(std::vector<Row>&& rows);
   bool stashed() const { return rows_ != nullptr; }
-  // The whole result: in memory, or a StashStream ending with `end`.
+  // The whole result: in memory, or a StashStream ending with `end`. A
+  // result that ends with an error before reaching the stash is a stream
+  // too: its rows, then the error.
   Result<StashedResult> finish(std::shared_ptr<CancelToken> cancel, Status end = Status::ok());
 
  private:
