@@ -70,7 +70,7 @@ TEST_CASE("system parameters validate and normalize values", "[catalog][system_v
   CHECK(vars.get_bytes(kMaxResultSize) == int64_t{1} << 30);
 }
 
-TEST_CASE("ALTER SYSTEM SET persists across reopen; a bad value changes nothing",
+TEST_CASE("ALTER SYSTEM SET persists across reopen, a bad value changes nothing",
           "[catalog][system_vars]") {
   testing::CatalogFixture f;
   REQUIRE(f.catalog().set_system_var("max_result_size", "64MB").is_ok());

@@ -200,7 +200,7 @@ TEST_CASE("max_result_size ends a stashed result, which is deleted") {
   set_system("ALTER SYSTEM RESET compute_peek_response_stash_threshold_bytes");
 }
 
-TEST_CASE("a collected result goes through the stash; an ordered one stays in memory") {
+TEST_CASE("a collected result goes through the stash, an ordered one stays in memory") {
   ensure_tables();
   Conn conn(server().conninfo());
   set_system("ALTER SYSTEM SET compute_peek_response_stash_threshold_bytes = '64kB'");
