@@ -1,5 +1,7 @@
 #include "storage/durable_store.hpp"
 
+#include "storage/rocks_spill_store.hpp"
+
 #include <filesystem>
 #include <vector>
 
@@ -9,7 +11,7 @@
 namespace tandem::storage {
 namespace {
 
-constexpr const char* kFamilyNames[kFamilyCount] = {"shards", "catalog", "meta", "stash"};
+constexpr const char* kFamilyNames[kFamilyCount] = {"shards", "catalog", "meta", "stash", "spill"};
 constexpr const char* kFormatKey = "format_version";
 constexpr const char* kFormatVersion = "1";
 
@@ -45,6 +47,7 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   stash.write_buffer_size = 8 << 20;
   stash.max_write_buffer_number = 3;
   stash.compression = rocksdb::kNoCompression;
+  families[1 + static_cast<int>(Family::kSpill)].options = spill_family_options();
 
   std::unique_ptr<DurableStore> store(new DurableStore());
   store->options_ = options;
@@ -54,6 +57,7 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   // handles[0] is the default family, which tandem does not use.
   store->db_->DestroyColumnFamilyHandle(handles[0]);
   for (int i = 0; i < kFamilyCount; ++i) store->handles_[i] = handles[i + 1];
+  TANDEM_RETURN_IF_ERROR(store->discard_spill());
 
   TANDEM_ASSIGN_OR_RETURN(auto format, store->get(Family::kMeta, kFormatKey));
   if (!format) {

@@ -7,7 +7,10 @@
 //   stash   — peek results too large to hold in memory while a client reads
 //             them (peek_stash.hpp): written without the WAL, never synced,
 //             small memtables; nothing in it outlives its statement.
-// A later issue adds the spill family. Threading: open/close on the
+//   spill   — arrangement batches spilled under memory pressure
+//             (rocks_spill_store.hpp); not durable: dropped and recreated at
+//             every open, LZ4-compressed, with its own small block cache.
+// Threading: open/close on the
 // main thread; RocksDB itself is thread-safe for reads and writes once open.
 
 #include <memory>
@@ -24,8 +27,8 @@ class ColumnFamilyHandle;
 
 namespace tandem::storage {
 
-enum class Family { kShards, kCatalog, kMeta, kStash };
-inline constexpr int kFamilyCount = 4;
+enum class Family { kShards, kCatalog, kMeta, kStash, kSpill };
+inline constexpr int kFamilyCount = 5;
 
 struct DurableStoreOptions {
   std::string path;
@@ -57,6 +60,8 @@ class DurableStore {
 
  private:
   DurableStore() = default;
+  // Drops and recreates the spill family (rocks_spill_store.cpp).
+  Status discard_spill();
   DurableStoreOptions options_;
   rocksdb::DB* db_ = nullptr;
   rocksdb::ColumnFamilyHandle* handles_[kFamilyCount] = {};

@@ -4,9 +4,9 @@
 // A batch holds updates (key, val, time, diff) for exactly the times its
 // Description covers (see description.hpp), sorted by (key, val, time) in
 // unsigned-byte order of key and val, with no zero diff and no duplicate
-// (key, val, time). Columns live behind BatchStorage (in memory now, spilled
-// later); read them with a BatchCursor (cursor.hpp), never by assuming a
-// storage form.
+// (key, val, time). Columns live behind BatchStorage (in memory, or spilled
+// to RocksDB under memory pressure); read them with a BatchCursor
+// (cursor.hpp) or a merge, never by assuming a storage form.
 //
 // Ownership and threading: batches are created by BatchBuilder and are shared
 // as std::shared_ptr<const Batch>. After construction nothing in a Batch
@@ -64,7 +64,8 @@ class Batch {
   // Memory bytes the batch keeps resident (columns plus this header).
   std::uint64_t memory_bytes() const { return sizeof(*this) + storage_->resident_bytes(); }
 
-  PinnedColumns pin() const { return storage_->pin(); }
+  // The columns' current block layout; hold it for the whole walk.
+  std::shared_ptr<const BlockSource> source() const { return storage_->source(); }
   const std::shared_ptr<const BatchStorage>& storage() const { return storage_; }
 
  private:

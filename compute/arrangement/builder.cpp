@@ -1,5 +1,7 @@
 #include "compute/arrangement/builder.hpp"
 
+#include "compute/arrangement/memory_budget.hpp"
+
 #include <cassert>
 #include <utility>
 
@@ -99,9 +101,13 @@ BatchPtr BatchBuilder::done(Description description) {
   const std::uint64_t keys = columns_.key_offsets.size() - 1;
   const std::uint64_t vals = columns_.val_offsets.size() - 1;
   const std::uint64_t updates = columns_.times.size();
-  auto storage = std::make_shared<const MemoryBatchStorage>(std::move(columns_));
+  auto resident = std::make_shared<const MemoryBatchStorage>(std::move(columns_));
   columns_ = MemoryColumns{};
-  return std::make_shared<const Batch>(description, std::move(storage), keys, vals, updates);
+  std::shared_ptr<MemoryBudget> budget = updates > 0 ? MemoryBudget::current() : nullptr;
+  auto storage = std::make_shared<const BatchStorage>(std::move(resident), budget);
+  auto batch = std::make_shared<const Batch>(description, storage, keys, vals, updates);
+  if (budget != nullptr) budget->admit(storage, storage->resident_bytes());
+  return batch;
 }
 
 }  // namespace tandem::compute

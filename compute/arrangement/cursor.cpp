@@ -34,11 +34,39 @@ std::uint64_t gallop(std::uint64_t lo, std::uint64_t hi, std::string_view target
 }  // namespace
 
 BatchCursor::BatchCursor(BatchPtr batch)
-    : batch_(std::move(batch)), pinned_(batch_->pin()), cols_(pinned_.columns) {
+    : batch_(std::move(batch)), source_(batch_->source()), block_count_(source_->block_count()) {
+  if (block_count_ > 0) load_block(0);
   rewind_vals();
 }
 
+void BatchCursor::load_block(std::size_t b) {
+  block_ = b;
+  pinned_ = source_->pin_block(b);
+  cols_ = pinned_.columns;
+  key_ = 0;
+}
+
 void BatchCursor::seek_key(std::string_view target) {
+  if (!key_valid()) return;
+  if (block_count_ > 1 && target > source_->last_key(block_)) {
+    // The first later block whose last key reaches the target holds it.
+    std::size_t lo = block_ + 1, hi = block_count_;
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (source_->last_key(mid) < target) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    if (lo == block_count_) {
+      key_ = cols_.key_count;
+      rewind_vals();
+      return;
+    }
+    load_block(lo);
+    rewind_vals();
+  }
   const std::uint64_t found =
       gallop(key_, cols_.key_count, target, [this](std::uint64_t i) { return cols_.key(i); });
   if (found != key_) {

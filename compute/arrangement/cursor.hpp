@@ -12,12 +12,20 @@
 // seek_val within the current key. Views returned by key()/val() stay valid
 // while the cursor is alive.
 //
+// Blocks: the cursor walks the batch's BlockSource (batch_storage.hpp) block
+// by block, pinning one block at a time; seek_key skips blocks by their
+// resident fences, so a lookup in a spilled batch pages in one block. A
+// resident batch is one block and costs nothing extra.
+//
 // Threading: a cursor is used by one thread at a time. It holds a reference
-// to its batch and a pin on its columns, so it stays valid even if the trace
-// that published the batch merges it away meanwhile.
+// to its batch, its block source and a pin on its current block, so it stays
+// valid even if the trace that published the batch merges it away or the
+// batch is spilled meanwhile.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "compute/arrangement/batch.hpp"
@@ -33,11 +41,12 @@ class BatchCursor {
   bool key_valid() const { return key_ < cols_.key_count; }
   std::string_view key() const { return cols_.key(key_); }
   void step_key() {
-    ++key_;
+    if (++key_ == cols_.key_count && block_ + 1 < block_count_) load_block(block_ + 1);
     rewind_vals();
   }
   void seek_key(std::string_view target);
   void rewind_keys() {
+    if (block_ != 0) load_block(0);
     key_ = 0;
     rewind_vals();
   }
@@ -65,7 +74,13 @@ class BatchCursor {
   }
 
  private:
+  // Pins block b and moves to its first key.
+  void load_block(std::size_t b);
+
   BatchPtr batch_;
+  std::shared_ptr<const BlockSource> source_;
+  std::size_t block_count_ = 0;
+  std::size_t block_ = 0;
   PinnedColumns pinned_;
   BatchColumns cols_;  // copy of pinned_.columns, kept flat for the hot path
   std::uint64_t key_ = 0;

@@ -1,12 +1,13 @@
-// MemoryBatchStorage: batch columns held in ordinary heap vectors.
+// MemoryBatchStorage: batch columns held in ordinary heap vectors, as one
+// block (see batch_storage.hpp).
 //
 // Built once by BatchBuilder, then immutable. On construction an offsets
 // vector that is an arithmetic progression is freed and kept as its stride
 // (batch_columns.hpp), and vectors with much unused capacity (a merge
 // reserves for the sum of its inputs and consolidation may shrink the
-// result) are trimmed, so resident_bytes() is close to the data's size. Threading: any thread may pin
-// and read concurrently once the storage has been published (e.g. through a
-// shared_ptr handed over under a mutex).
+// result) are trimmed, so resident_bytes() is close to the data's size.
+// Threading: any thread may pin and read concurrently once the storage has
+// been published (e.g. through a shared_ptr handed over under a mutex).
 #pragma once
 
 #include <cstdint>
@@ -28,12 +29,16 @@ struct MemoryColumns {
   std::vector<Diff> diffs;
 };
 
-class MemoryBatchStorage final : public BatchStorage {
+class MemoryBatchStorage final : public BlockSource {
  public:
   explicit MemoryBatchStorage(MemoryColumns columns);
 
-  PinnedColumns pin() const override { return {view_, nullptr}; }
+  std::size_t block_count() const override { return 1; }
+  std::string_view last_key(std::size_t) const override { return view_.key(view_.key_count - 1); }
+  PinnedColumns pin_block(std::size_t) const override { return {view_, nullptr}; }
   std::uint64_t resident_bytes() const override { return bytes_; }
+
+  const BatchColumns& columns() const { return view_; }
 
  private:
   MemoryColumns columns_;

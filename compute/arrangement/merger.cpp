@@ -25,14 +25,19 @@ Merger::Merger(BatchPtr older, BatchPtr newer, Timestamp since)
       return;
     }
   }
-  pin_a_ = older_->pin();
-  pin_b_ = newer_->pin();
-  const BatchColumns& a = pin_a_.columns;
-  const BatchColumns& b = pin_b_.columns;
-  builder_.reserve(
-      a.key_count + b.key_count, a.key_offsets[a.key_count] + b.key_offsets[b.key_count],
-      a.val_count + b.val_count, a.val_offsets[a.val_count] + b.val_offsets[b.val_count],
-      a.update_count + b.update_count);
+  in_a_.open(*older_);
+  in_b_.open(*newer_);
+  // Byte sizes are known without paging only for single-block inputs.
+  auto bytes = [](const Input& in, auto get) -> std::uint64_t {
+    return in.source->block_count() == 1 ? get(in.pinned.columns) : 0;
+  };
+  const auto key_bytes = [](const BatchColumns& c) { return c.key_offsets[c.key_count]; };
+  const auto val_bytes = [](const BatchColumns& c) { return c.val_offsets[c.val_count]; };
+  builder_.reserve(older_->key_count() + newer_->key_count(),
+                   bytes(in_a_, key_bytes) + bytes(in_b_, key_bytes),
+                   older_->val_count() + newer_->val_count(),
+                   bytes(in_a_, val_bytes) + bytes(in_b_, val_bytes),
+                   older_->update_count() + newer_->update_count());
   // The description's since is the max, but times advance only to the
   // requested since: each input already advanced its times to its own since.
   since_ = since;
@@ -83,13 +88,15 @@ std::uint64_t Merger::merge_val(const BatchColumns* a, std::uint64_t va, const B
 
 void Merger::work(std::int64_t& fuel) {
   if (done_) return;
-  const BatchColumns& a = pin_a_.columns;
-  const BatchColumns& b = pin_b_.columns;
+  // References to the members: they follow a side to its next block.
+  const BatchColumns& a = in_a_.pinned.columns;
+  const BatchColumns& b = in_b_.pinned.columns;
   auto step_a = [&] {
     if (++va_ == a.key_vals[ka_ + 1]) {
       ++ka_;
       key_a_open_ = false;
       key_cmp_valid_ = false;
+      if (ka_ == a.key_count && in_a_.next_block()) ka_ = va_ = 0;
     }
   };
   auto step_b = [&] {
@@ -97,6 +104,7 @@ void Merger::work(std::int64_t& fuel) {
       ++kb_;
       key_b_open_ = false;
       key_cmp_valid_ = false;
+      if (kb_ == b.key_count && in_b_.next_block()) kb_ = vb_ = 0;
     }
   };
   auto exhausted = [&] {
@@ -152,8 +160,8 @@ void Merger::work(std::int64_t& fuel) {
   }
   if (!done_) exhausted();
   if (done_) {
-    pin_a_ = PinnedColumns{};
-    pin_b_ = PinnedColumns{};
+    in_a_ = Input{};
+    in_b_ = Input{};
   }
 }
 

@@ -12,6 +12,12 @@
 // may overshoot by the updates of one (key, val); fuel can go negative.
 // Once done(), finish() returns the result (exactly once).
 //
+// Streaming: each input is read block by block through its BlockSource
+// (batch_storage.hpp), one pinned block per input at a time, so merging
+// spilled batches pages them in through the block cache and never loads a
+// whole input. (The output is built in memory and admitted to the
+// MemoryBudget when finished.)
+//
 // Threading: single-threaded (the spine's owner). The inputs are immutable
 // and may be read by other threads meanwhile; the merger holds them, so they
 // stay valid until it is destroyed.
@@ -46,16 +52,33 @@ class Merger {
   std::uint64_t merge_val(const BatchColumns* a, std::uint64_t va, const BatchColumns* b,
                           std::uint64_t vb);
 
+  // One input's block walk: its source and the pinned current block.
+  struct Input {
+    std::shared_ptr<const BlockSource> source;
+    std::size_t block = 0;
+    PinnedColumns pinned;
+    void open(const Batch& batch) {
+      source = batch.source();
+      pinned = source->pin_block(0);
+    }
+    // Moves to the next block if there is one; returns whether it did.
+    bool next_block() {
+      if (block + 1 >= source->block_count()) return false;
+      pinned = source->pin_block(++block);
+      return true;
+    }
+  };
+
   BatchPtr older_;
   BatchPtr newer_;
   Description description_;
-  PinnedColumns pin_a_;
-  PinnedColumns pin_b_;
+  Input in_a_;
+  Input in_b_;
   BatchBuilder builder_;
   BatchPtr result_;
 
-  // Position: current key and val on each side. A side is exhausted when its
-  // key index reaches key_count.
+  // Position: current key and val on each side, within its current block. A
+  // side is exhausted when its key index reaches its last block's key_count.
   std::uint64_t ka_ = 0, va_ = 0, kb_ = 0, vb_ = 0;
   // Key comparison of the current keys, valid while key_cmp_valid_.
   int key_cmp_ = 0;

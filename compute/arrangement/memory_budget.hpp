@@ -1,0 +1,90 @@
+// MemoryBudget: the limit on resident arrangement batches, and the spilling
+// that keeps them under it (DESIGN.md §5, `--memory-limit`, system parameter
+// `memory_limit`).
+//
+// Every batch BatchBuilder seals while a budget is installed is *admitted*:
+// its resident bytes are counted and it joins the registry of spill
+// candidates. When the count exceeds the limit, the admitting thread picks
+// victims, coldest and largest first (score = resident bytes x ticks since
+// the batch was last read, a tick being one admission), removes them from the
+// registry under the mutex, and spills them outside it (SpillStore writes,
+// never under a lock another thread waits on). A batch that fails to spill
+// stays resident and returns to the registry. set_limit() applies a new limit
+// at once, spilling on the calling thread if needed.
+//
+// The budget counts batch columns only; the block cache (capacity stated at
+// construction), blocks pinned by open cursors and merges, and an unfinished
+// merge's output come on top (see the issue-9 section of bench/README.md).
+//
+// One budget is installed per process (tandemd's main, or a test); batches
+// sealed while none is installed are never spilled.
+//
+// Threading: all methods may be called from any thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "compute/arrangement/block_cache.hpp"
+#include "common/spill_store.hpp"
+
+namespace tandem::compute {
+
+class BatchStorage;
+
+struct MemoryBudgetStats {
+  std::uint64_t limit_bytes = 0;
+  std::uint64_t resident_bytes = 0;  // admitted batches not spilled
+  std::uint64_t spilled_bytes = 0;   // written to the spill and not yet deleted
+  std::uint64_t spilled_batches = 0; // spills performed since start
+  BlockCacheStats cache;
+};
+
+class MemoryBudget : public std::enable_shared_from_this<MemoryBudget> {
+ public:
+  static constexpr std::uint64_t kDefaultCacheBytes = 32ull << 20;
+
+  // limit_bytes 0 means unlimited (nothing is spilled).
+  MemoryBudget(std::shared_ptr<SpillStore> store, std::uint64_t limit_bytes,
+               std::uint64_t cache_bytes = kDefaultCacheBytes);
+
+  // The process's budget, or null. install(nullptr) uninstalls.
+  static std::shared_ptr<MemoryBudget> current();
+  static void install(std::shared_ptr<MemoryBudget> budget);
+
+  void set_limit(std::uint64_t limit_bytes);
+  std::uint64_t limit() const { return limit_.load(std::memory_order_relaxed); }
+
+  // Registers a freshly sealed batch's storage and enforces the limit.
+  void admit(const std::shared_ptr<const BatchStorage>& storage, std::uint64_t bytes);
+  // Spills until resident bytes are within the limit.
+  void enforce();
+
+  MemoryBudgetStats stats() const;
+  std::uint64_t tick() const { return tick_.load(std::memory_order_relaxed); }
+
+  // For BatchStorage and SpilledBatchStorage.
+  std::uint64_t next_spill_id() { return next_id_.fetch_add(1, std::memory_order_relaxed); }
+  const std::shared_ptr<SpillStore>& store() const { return store_; }
+  const std::shared_ptr<BlockCache>& cache() const { return cache_; }
+  void on_released(std::uint64_t resident_bytes);  // a resident batch was dropped
+  void on_spilled(std::uint64_t resident_bytes, std::uint64_t spilled_bytes);
+  void on_spill_deleted(std::uint64_t spilled_bytes);
+
+ private:
+  std::shared_ptr<SpillStore> store_;
+  std::shared_ptr<BlockCache> cache_;
+  std::atomic<std::uint64_t> limit_;
+  std::atomic<std::uint64_t> resident_{0};
+  std::atomic<std::uint64_t> spilled_{0};
+  std::atomic<std::uint64_t> spill_count_{0};
+  std::atomic<std::uint64_t> tick_{1};
+  std::atomic<std::uint64_t> next_id_{1};
+  std::mutex mu_;  // guards registry_
+  std::vector<std::weak_ptr<const BatchStorage>> registry_;
+};
+
+}  // namespace tandem::compute
