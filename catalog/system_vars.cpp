@@ -37,7 +37,7 @@ constexpr std::array<VarDefinition, 11> kDefinitions = {{
      INT64_MAX},
     {kMaxResultSize, VarType::kBytes, "1GB", "Maximum size of a query result."},
     {kMemoryLimit, VarType::kBytes, "0B",
-     "Memory the process may use before spilling arrangements (0: unlimited)."},
+     "Memory for resident arrangement batches before they spill to RocksDB (0: tandemd's --memory-limit)."},
     {kPersistFastPathLimit, VarType::kInt, "1000",
      "Largest LIMIT served by reading a table shard directly (0: off).", 0, INT64_MAX},
 }};

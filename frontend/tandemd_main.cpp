@@ -3,19 +3,23 @@
 // accepting, cancels running statements, closes storage and exits 0.
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <thread>
 
+#include "compute/arrangement/memory_budget.hpp"
 #include "frontend/adapter/adapter.hpp"
 #include "frontend/server/server.hpp"
 #include "storage/durable_store.hpp"
+#include "storage/rocks_spill_store.hpp"
 #include "storage/timestamp_oracle.hpp"
 
 namespace {
@@ -33,6 +37,9 @@ Usage: tandemd [OPTIONS]
                            without it any user is trusted
   --max-message-size BYTES largest accepted protocol message (default 67108864)
   --io-threads N           connection threads (default: twice the CPUs, at least 4)
+  --memory-limit SIZE      memory for resident arrangement batches before they spill
+                           to RocksDB, e.g. 256MB or 4GB (default: half of physical
+                           memory; the system parameter memory_limit overrides it)
   --durability MODE        strict (fsync before acknowledging a write, default) or
                            relaxed (UNSAFE: a crash may lose acknowledged writes)
   --unsafe-wall-clock-offset-ms MS
@@ -47,6 +54,33 @@ bool parse_size(const std::string& s, size_t* out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
+// "256MB", "4GB", "512kB", "1048576" (bytes).
+bool parse_bytes(const std::string& s, std::uint64_t* out) {
+  std::uint64_t n = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+  if (ec != std::errc() || p == s.data()) return false;
+  const std::string unit(p, s.data() + s.size());
+  int shift = 0;
+  if (unit == "kB" || unit == "KB") {
+    shift = 10;
+  } else if (unit == "MB") {
+    shift = 20;
+  } else if (unit == "GB") {
+    shift = 30;
+  } else if (unit == "TB") {
+    shift = 40;
+  } else if (!unit.empty() && unit != "B") {
+    return false;
+  }
+  if (shift != 0 && n > (UINT64_MAX >> shift)) return false;
+  *out = n << shift;
+  return true;
+}
+
+std::uint64_t half_of_physical_memory() {
+  return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE) / 2;
+}
+
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "tandemd: %s\n\n%s", message.c_str(), kUsage);
   return 2;
@@ -57,6 +91,7 @@ int usage_error(const std::string& message) {
 int main(int argc, char** argv) {
   tandem::frontend::ServerOptions options;
   int64_t wall_clock_offset_ms = 0;
+  std::uint64_t memory_limit = half_of_physical_memory();
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     std::string value;
@@ -97,6 +132,9 @@ int main(int argc, char** argv) {
       size_t n = 0;
       if (!parse_size(value, &n) || n > 256) return usage_error("invalid --io-threads \"" + value + "\"");
       options.io_threads = static_cast<unsigned>(n);
+    } else if (arg == "--memory-limit") {
+      if (!parse_bytes(value, &memory_limit) || memory_limit == 0)
+        return usage_error("invalid --memory-limit \"" + value + "\" (e.g. 256MB, 4GB)");
     } else if (arg == "--durability") {
       if (value == "strict") {
         options.sync_writes = true;
@@ -144,6 +182,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   spdlog::info("data directory {}", options.data_dir);
+  // Arrangement batches over the budget spill to the store's spill family.
+  auto budget = std::make_shared<tandem::compute::MemoryBudget>(
+      std::make_shared<tandem::storage::RocksSpillStore>(**store), memory_limit);
+  tandem::compute::MemoryBudget::install(budget);
+  spdlog::info("memory limit for arrangements {} bytes", memory_limit);
 
   auto adapter = tandem::frontend::Adapter::open(**store);
   if (!adapter.ok()) {
@@ -169,6 +212,11 @@ int main(int argc, char** argv) {
   signal_waiter.join();
 
   adapter->reset();  // stops the coordinator and compute before storage closes
+  tandem::compute::MemoryBudget::install(nullptr);
+  const tandem::compute::MemoryBudgetStats spill = budget->stats();
+  spdlog::info("arrangement spill: {} batches spilled, block cache {} hits / {} misses",
+               spill.spilled_batches, spill.cache.hits, spill.cache.misses);
+  budget.reset();
   tandem::Status closed = (*store)->close();
   if (!closed.is_ok()) {
     spdlog::error("closing storage: {}", closed.message());

@@ -102,6 +102,29 @@ else
   echo "== SQLite peer files not found (../shared/peer-slt): skipped"
 fi
 
+# Spilling (issue 9): the compute tests and the SQLite peer files select1-5
+# again under a tiny memory budget, so arrangement batches spill to the
+# RocksDB spill family and every cursor, merge and peek reads them back
+# through the block cache. The compute tests count as one check each way
+# (their Catch2 summary), the peer files by record.
+echo "== spilling: compute tests and SQLite peer select1-5 under a tiny memory budget"
+TANDEM_TEST_MEMORY_LIMIT=16kB build/bin/compute_tests >build/spill-compute.log 2>&1
+rc=$?
+grep -E '^(compute tests:|All tests passed|test cases:)' build/spill-compute.log
+if [ $rc -eq 0 ] && grep -q "^All tests passed" build/spill-compute.log; then
+  passed=$((passed + 1))
+else
+  tail -60 build/spill-compute.log
+  failed=$((failed + 1))
+fi
+if [ -n "$PEER_DIR" ]; then
+  build/bin/tandem-slt --server-arg --memory-limit=16kB \
+    "$PEER_DIR/select1.test" "$PEER_DIR/select2.test" "$PEER_DIR/select3.test" \
+    "$PEER_DIR/select4.test" "$PEER_DIR/select5.test" \
+    2>&1 | tee build/spill-peer.log | grep -E '^(/|[0-9]+ passed)'
+  count_slt build/spill-peer.log
+fi
+
 # tandem-bench in quick mode (issue 7): every scenario, both arms, each
 # against its own tandemd on scaled-down data (about a minute). A scenario
 # counts as passed when it produced numbers; the figures themselves are not

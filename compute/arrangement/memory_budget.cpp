@@ -20,6 +20,7 @@ MemoryBudget::MemoryBudget(std::shared_ptr<SpillStore> store, std::uint64_t limi
                            std::uint64_t cache_bytes)
     : store_(std::move(store)),
       cache_(std::make_shared<BlockCache>(cache_bytes)),
+      configured_limit_(limit_bytes),
       limit_(limit_bytes) {}
 
 std::shared_ptr<MemoryBudget> MemoryBudget::current() {

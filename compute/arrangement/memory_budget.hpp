@@ -57,6 +57,11 @@ class MemoryBudget : public std::enable_shared_from_this<MemoryBudget> {
 
   void set_limit(std::uint64_t limit_bytes);
   std::uint64_t limit() const { return limit_.load(std::memory_order_relaxed); }
+  // The system parameter `memory_limit`: a non-zero value replaces the limit
+  // given at construction (tandemd's --memory-limit), 0 restores it.
+  void set_parameter(std::uint64_t limit_bytes) {
+    set_limit(limit_bytes != 0 ? limit_bytes : configured_limit_);
+  }
 
   // Registers a freshly sealed batch's storage and enforces the limit.
   void admit(const std::shared_ptr<const BatchStorage>& storage, std::uint64_t bytes);
@@ -77,6 +82,7 @@ class MemoryBudget : public std::enable_shared_from_this<MemoryBudget> {
  private:
   std::shared_ptr<SpillStore> store_;
   std::shared_ptr<BlockCache> cache_;
+  const std::uint64_t configured_limit_;
   std::atomic<std::uint64_t> limit_;
   std::atomic<std::uint64_t> resident_{0};
   std::atomic<std::uint64_t> spilled_{0};

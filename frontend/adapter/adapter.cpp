@@ -20,6 +20,7 @@
 #include "frontend/adapter/explain_statement.hpp"
 #include "frontend/adapter/session_catalog.hpp"
 #include "frontend/adapter/session_statements.hpp"
+#include "frontend/adapter/memory_limit.hpp"
 #include "planner/explain/explain.hpp"
 #include "planner/query_planner.hpp"
 #include "planner/read_planner.hpp"
@@ -185,6 +186,7 @@ Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, Coo
   // OIDs) are the same at every boot.
   TANDEM_RETURN_IF_ERROR(catalog::register_builtin_relations(*a->catalog_));
   TANDEM_RETURN_IF_ERROR(register_introspection_relations(*a->catalog_));
+  apply_memory_limit(*a->catalog_);
   auto snapshot = a->catalog_->snapshot();
   const catalog::Cluster* quickstart = snapshot->find_cluster(catalog::kDefaultClusterName);
   if (quickstart != nullptr) {
@@ -555,6 +557,7 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
       st = reset->all ? catalog_->reset_all_system_vars() : catalog_->reset_system_var(reset->name);
     }
     if (!st.is_ok()) co_return st;
+    apply_memory_limit(*catalog_);
     ExecResult r;
     r.tag = "ALTER SYSTEM";
     co_return r;

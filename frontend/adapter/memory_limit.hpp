@@ -1,0 +1,16 @@
+// Applies the system parameter `memory_limit` to the process's arrangement
+// memory budget (compute/arrangement/memory_budget.hpp): at boot, after the
+// catalog is loaded, and after every ALTER SYSTEM SET/RESET. 0 (the default)
+// means tandemd's --memory-limit. Lowering the limit spills on the calling
+// thread until the resident batches fit. Threading: any thread.
+#pragma once
+
+namespace tandem::catalog {
+class Catalog;
+}
+
+namespace tandem::frontend {
+
+void apply_memory_limit(const catalog::Catalog& catalog);
+
+}  // namespace tandem::frontend
