@@ -1,7 +1,9 @@
 // Rows of the pg_catalog and information_schema relations, with PostgreSQL's
-// column names (the columns psql and common drivers read; array-typed
-// columns such as relacl, indkey or datacl are left out: tandem has no
-// arrays). PostgreSQL's "char" columns (relkind, typtype, ...) are text.
+// column names (the columns psql and common drivers read). PostgreSQL's
+// "char" columns (relkind, typtype, ...) are text, and its aclitem[]
+// columns (relacl, datacl) text[]: NULL, the default privileges, as
+// tandem has no GRANT. reloptions and attoptions are NULL (no storage
+// options). pg_type lists every type and its array type (typelem).
 // pg_attrdef.adbin holds the DEFAULT expression as SQL text, which
 // pg_get_expr returns as is. pg_constraint lists the tables' keys
 // (builtin_table_keys.cpp). pg_am, pg_description and pg_inherits are
@@ -18,6 +20,12 @@ constexpr TypeId kAllTypes[] = {T::kBool,  T::kInt2,      T::kInt4,        T::kI
                                 T::kFloat8, T::kNumeric,  T::kText,        T::kVarchar,  T::kBpchar,
                                 T::kBytea,  T::kDate,     T::kTime,        T::kTimestamp, T::kTimestampTz,
                                 T::kInterval, T::kOid,    T::kMzTimestamp};
+
+// pg_attribute.attstorage: the type's default typstorage.
+std::string storage_of(TypeId t) {
+  if (t == T::kNumeric) return "m";
+  return type_len(t) > 0 ? "p" : "x";
+}
 
 Datum str(const std::string& s) { return Datum::from_string(s); }
 Datum oid(uint32_t v) { return Datum::from_oid(v); }
@@ -51,11 +59,16 @@ std::string typname(TypeId t) {
     case T::kOid: return "oid";
     case T::kMzTimestamp: return "mz_timestamp";
     case T::kUnknown: return "unknown";
+    default: break;
   }
+  if (is_array_type(t)) return "_" + typname(array_element_type(t));
   return "unknown";
 }
 
-uint32_t collation_of(TypeId t) { return is_string_type(t) ? kDefaultCollationOid : 0; }
+uint32_t collation_of(TypeId t) {
+  if (is_array_type(t)) t = array_element_type(t);
+  return is_string_type(t) ? kDefaultCollationOid : 0;
+}
 
 std::string relkind(const Item& item) {
   switch (item.kind) {
@@ -87,7 +100,7 @@ std::vector<Row> classes(const CatalogSnapshot& s, const BuiltinContext&) {
     rows.push_back(make_row({oid(item_oid(item->id)), str(item->name.item), oid(schema ? schema_oid(schema->id) : 0),
                              oid(0), oid(0), oid(owner_oid(*item)), oid(0), oid(0), oid(0), oid(0), b(has_index),
                              str("p"), str(relkind(*item)), i2(natts), i2(0), b(false), b(false), b(false), b(false),
-                             str("d"), b(false), b(false)}));
+                             str("d"), b(false), b(false), Datum::null(), Datum::null(), Datum::null()}));
   }
   // The hash index enforcing each table key (builtin_table_keys.cpp).
   for_each_table_key(s, [&](const Item& table, size_t k, const TableKey& key) {
@@ -95,7 +108,8 @@ std::vector<Row> classes(const CatalogSnapshot& s, const BuiltinContext&) {
     rows.push_back(make_row({oid(key_index_oid(table.id, k)), str(key.name), oid(schema ? schema_oid(schema->id) : 0),
                              oid(0), oid(0), oid(owner_oid(table)), oid(0), oid(0), oid(0), oid(0), b(false),
                              str("p"), str("i"), i2(static_cast<int>(key.columns.size())), i2(0), b(false), b(false),
-                             b(false), b(false), str("n"), b(false), b(false)}));
+                             b(false), b(false), str("n"), b(false), b(false), Datum::null(), Datum::null(),
+                             Datum::null()}));
   });
   return rows;
 }
@@ -109,7 +123,9 @@ std::vector<Row> attributes(const CatalogSnapshot& s, const BuiltinContext&) {
     bool has_default = info && info->default_sql.has_value();
     rows.push_back(make_row({oid(item_oid(item.id)), str(col.name), oid(type_oid(col.type.id)), i2(type_len(col.type.id)),
                              i2(static_cast<int>(c + 1)), Datum::from_int32(col.type.typmod), b(not_null),
-                             b(has_default), str(""), str(""), b(false), oid(collation_of(col.type.id))}));
+                             b(has_default), str(""), str(""), b(false), oid(collation_of(col.type.id)),
+                             str(storage_of(col.type.id)), str(""), Datum::from_int32(-1), Datum::null(),
+                             Datum::null()}));
   });
   return rows;
 }
@@ -130,11 +146,16 @@ std::vector<Row> attrdefs(const CatalogSnapshot& s, const BuiltinContext&) {
 std::vector<Row> types(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   uint32_t ns = pg_catalog_oid(s);
-  for (TypeId t : kAllTypes) {
+  auto add = [&](TypeId t, uint32_t element, uint32_t array) {
     std::string category(1, static_cast<char>(type_category(t)));
     rows.push_back(make_row({oid(type_oid(t)), str(typname(t)), oid(ns), oid(kMzSystemRoleOid),
-                             i2(type_len(t)), str("b"), str(category), b(type_is_preferred(t)), oid(0), oid(0),
-                             Datum::from_int32(-1), oid(collation_of(t)), b(false)}));
+                             i2(type_len(t)), str("b"), str(category), b(type_is_preferred(t)), oid(0), oid(element),
+                             Datum::from_int32(-1), oid(collation_of(t)), b(false), oid(array)}));
+  };
+  for (TypeId t : kAllTypes) {
+    const TypeId array = array_type_of(t);
+    add(t, 0, array == T::kUnknown ? 0 : type_oid(array));
+    if (array != T::kUnknown) add(array, type_oid(t), 0);
   }
   return rows;
 }
@@ -143,7 +164,7 @@ std::vector<Row> databases(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   for (const std::string& name : s.databases()) {
     rows.push_back(make_row({oid(kMaterializeDatabaseOid), str(name), oid(kMaterializeRoleOid), Datum::from_int32(6),
-                             str("c"), b(false), b(true), Datum::from_int32(-1), str("C"), str("C"), Datum::null()}));
+                             str("c"), b(false), b(true), Datum::from_int32(-1), str("C"), str("C"), Datum::null(), Datum::null()}));
   }
   return rows;
 }
@@ -250,25 +271,29 @@ void add_pg_catalog_relations(std::vector<BuiltinRelation>& out) {
                   {"relchecks", T::kInt2, false}, {"relhasrules", T::kBool, false},
                   {"relhastriggers", T::kBool, false}, {"relrowsecurity", T::kBool, false},
                   {"relforcerowsecurity", T::kBool, false}, {"relreplident", T::kText, false},
-                  {"relispartition", T::kBool, false}, {"relhassubclass", T::kBool, false}}, classes});
+                  {"relispartition", T::kBool, false}, {"relhassubclass", T::kBool, false},
+                  {"reloptions", T::kTextArray, true}, {"relacl", T::kTextArray, true},
+                  {"relpartbound", T::kText, true}}, classes});
   out.push_back({pg, "pg_attribute",
                  {{"attrelid", T::kOid, false}, {"attname", T::kText, false}, {"atttypid", T::kOid, false},
                   {"attlen", T::kInt2, false}, {"attnum", T::kInt2, false}, {"atttypmod", T::kInt4, false},
                   {"attnotnull", T::kBool, false}, {"atthasdef", T::kBool, false}, {"attidentity", T::kText, false},
                   {"attgenerated", T::kText, false}, {"attisdropped", T::kBool, false},
-                  {"attcollation", T::kOid, false}}, attributes});
+                  {"attcollation", T::kOid, false}, {"attstorage", T::kText, false},
+                  {"attcompression", T::kText, false}, {"attstattarget", T::kInt4, false},
+                  {"attoptions", T::kTextArray, true}, {"attacl", T::kTextArray, true}}, attributes});
   out.push_back({pg, "pg_type",
                  {{"oid", T::kOid, false}, {"typname", T::kText, false}, {"typnamespace", T::kOid, false},
                   {"typowner", T::kOid, false}, {"typlen", T::kInt2, false}, {"typtype", T::kText, false},
                   {"typcategory", T::kText, false}, {"typispreferred", T::kBool, false}, {"typrelid", T::kOid, false},
                   {"typelem", T::kOid, false}, {"typtypmod", T::kInt4, false}, {"typcollation", T::kOid, false},
-                  {"typnotnull", T::kBool, false}}, types});
+                  {"typnotnull", T::kBool, false}, {"typarray", T::kOid, false}}, types});
   out.push_back({pg, "pg_database",
                  {{"oid", T::kOid, false}, {"datname", T::kText, false}, {"datdba", T::kOid, false},
                   {"encoding", T::kInt4, false}, {"datlocprovider", T::kText, false},
                   {"datistemplate", T::kBool, false}, {"datallowconn", T::kBool, false},
                   {"datconnlimit", T::kInt4, false}, {"datcollate", T::kText, false}, {"datctype", T::kText, false},
-                  {"daticulocale", T::kText, true}}, databases});
+                  {"daticulocale", T::kText, true}, {"datacl", T::kTextArray, true}}, databases});
   out.push_back({pg, "pg_index",
                  {{"indexrelid", T::kOid, false}, {"indrelid", T::kOid, false}, {"indnatts", T::kInt2, false},
                   {"indnkeyatts", T::kInt2, false}, {"indisunique", T::kBool, false},

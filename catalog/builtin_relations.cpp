@@ -18,6 +18,7 @@ const std::vector<BuiltinRelation>& relations() {
     builtin_detail::add_information_schema_relations(out);
     builtin_detail::add_mz_internal_relations(out);
     builtin_detail::add_table_key_relations(out);
+    builtin_detail::add_pg_feature_relations(out);
     return out;
   }();
   return all;

@@ -4,7 +4,9 @@
 // mz_columns, mz_objects, mz_clusters, mz_cluster_replicas), pg_catalog
 // (pg_namespace, pg_class, pg_attribute, pg_type, pg_database, pg_index,
 // pg_am, pg_roles, pg_user, pg_settings, pg_description, pg_attrdef,
-// pg_collation, pg_constraint, pg_inherits) and information_schema (tables,
+// pg_collation, pg_constraint, pg_inherits, and the empty pg_policy,
+// pg_statistic_ext, pg_publication, pg_publication_rel,
+// pg_publication_namespace) and information_schema (tables,
 // columns, schemata), with Materialize's and PostgreSQL's column names;
 // and the controller-level introspection relations of mz_internal and
 // mz_catalog (hydration, frontiers, lag, replica metrics:
@@ -113,6 +115,9 @@ void add_mz_internal_relations(std::vector<BuiltinRelation>& out);
 // pg_constraint and mz_internal.mz_table_keys (builtin_table_keys.cpp).
 std::vector<Row> key_constraint_rows(const CatalogSnapshot& s, const BuiltinContext& context);
 void add_table_key_relations(std::vector<BuiltinRelation>& out);
+// pg_policy, pg_statistic_ext and the publication relations: always empty
+// (builtin_pg_features.cpp).
+void add_pg_feature_relations(std::vector<BuiltinRelation>& out);
 // Calls `f(table, k, key)` for every key of every table, in id order.
 void for_each_table_key(const CatalogSnapshot& s, const std::function<void(const Item&, size_t, const TableKey&)>& f);
 

@@ -5,6 +5,7 @@
 // the text I/O functions, as PostgreSQL's I/O conversion casts do.
 #include <cmath>
 
+#include "common/array.hpp"
 #include "common/datetime.hpp"
 #include "common/eval.hpp"
 #include "common/sqlstate.hpp"
@@ -151,6 +152,10 @@ Result<Datum> to_string_type(const Datum& d, const ColumnType& from, const Colum
 Result<Datum> cast_datum(const Datum& d, const ColumnType& from, const ColumnType& to, bool explicit_cast,
                          RowArena& arena) {
   if (d.is_null()) return d;
+  if (is_array_type(from.id) && is_array_type(to.id)) {
+    if (from.same_type(to)) return d;
+    return cast_array(d, from, to, explicit_cast, arena);
+  }
   if (is_string_type(to.id) && to.id != TypeId::kUnknown) return to_string_type(d, from, to, explicit_cast, arena);
   if (is_string_type(from.id)) return parse_datum(d.as_string(), to, arena);
   if (numberish(from.id) && from.id != to.id) return from_numberish(d, from.id, to);

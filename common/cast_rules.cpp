@@ -16,6 +16,11 @@ int cast_level(TypeId from, TypeId to) {
   const bool to_str = to == T::kText || to == T::kVarchar || to == T::kBpchar;
   if (to_str) return is_string_type(from) ? 0 : 1;
   if (is_string_type(from)) return 2;
+  if (is_array_type(from) || is_array_type(to)) {
+    // Array coercions take their elements' cast context.
+    if (!is_array_type(from) || !is_array_type(to)) return 3;
+    return cast_level(array_element_type(from), array_element_type(to));
+  }
   switch (from) {
     case T::kInt2:
       if (to == T::kInt4 || to == T::kInt8 || to == T::kFloat4 || to == T::kFloat8 || to == T::kNumeric ||

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "common/row.hpp"
+
 namespace tandem {
 namespace {
 
@@ -41,6 +43,16 @@ int compare_datums(const Datum& a, const Datum& b) {
     case DatumKind::kBytes: {
       const int c = a.as_string().compare(b.as_string());
       return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    }
+    case DatumKind::kArray: {
+      RowArena arena;  // only a bytea element holding 0x00 needs it
+      RowIter x(RowRef(a.as_array()), &arena);
+      RowIter y(RowRef(b.as_array()), &arena);
+      while (!x.done() && !y.done()) {
+        const int c = compare_datums(x.next(), y.next());
+        if (c != 0) return c;
+      }
+      return x.done() == y.done() ? 0 : (x.done() ? -1 : 1);
     }
   }
   return 0;

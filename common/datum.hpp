@@ -10,6 +10,8 @@
 //   mz_timestamp uint64 milliseconds since the Unix epoch
 //   text/bytea   a std::string_view BORROWED from a Row or RowArena: the datum
 //                is valid only while that storage lives.
+//   array        BORROWED too: the elements packed as a Row (common/row.hpp),
+//                one-dimensional with lower bound 1 (common/array.hpp).
 // date/timestamp infinities are INT32/INT64 min/max, as in PostgreSQL.
 // The Datum kind says which representation is held; it does not carry the SQL
 // type's modifiers or the text/varchar/bpchar distinction (that is the
@@ -42,6 +44,7 @@ enum class DatumKind : uint8_t {
   kMzTimestamp,
   kString,  // text, varchar, bpchar, unknown
   kBytes,   // bytea
+  kArray,   // any array type: its elements as a packed Row
 };
 
 struct Interval {
@@ -87,6 +90,8 @@ class Datum {
   // Borrowed: the bytes must outlive the datum.
   static Datum from_string(std::string_view s) { Datum d(DatumKind::kString); d.set_bytes(s); return d; }
   static Datum from_bytes(std::string_view s) { Datum d(DatumKind::kBytes); d.set_bytes(s); return d; }
+  // `elements`: the packed Row of the elements (borrowed).
+  static Datum from_array(std::string_view elements) { Datum d(DatumKind::kArray); d.set_bytes(elements); return d; }
 
   DatumKind kind() const { return kind_; }
   bool is_null() const { return kind_ == DatumKind::kNull; }
@@ -111,6 +116,7 @@ class Datum {
   uint64_t as_mz_timestamp() const { return static_cast<uint64_t>(u_.i); }
   std::string_view as_string() const { return std::string_view(u_.s.ptr, u_.s.len); }
   std::string_view as_bytes() const { return as_string(); }
+  std::string_view as_array() const { return as_string(); }
   // Integer kinds (int2/int4/int8/oid) widened.
   int64_t as_integer() const { return u_.i; }
 
@@ -136,7 +142,8 @@ static_assert(std::is_trivially_copyable_v<Datum>);
 // SQL comparison of two datums of the same kind (NULL sorts last and equals
 // NULL here, as ORDER BY does): floats with NaN above everything and -0 == 0,
 // numerics by value, intervals by their 30-day-month span, strings and bytes
-// bytewise (C collation). Returns <0, 0, >0.
+// bytewise (C collation), arrays element by element (NULL elements equal
+// and last; a prefix sorts first). Returns <0, 0, >0.
 int compare_datums(const Datum& a, const Datum& b);
 inline bool datums_equal(const Datum& a, const Datum& b) { return compare_datums(a, b) == 0; }
 

@@ -59,6 +59,8 @@ Result<Datum> eval_unary(const CallUnary& c, std::span<const Datum> row, EvalCon
     case UnaryFunc::kChr:
     case UnaryFunc::kMd5:
       return detail::eval_string_unary(c.func, a, ctx);
+    case UnaryFunc::kArrayCardinality:
+      return detail::eval_array_unary(c.func, a, ctx);
     default:
       return detail::eval_math_unary(c.func, a, ctx);
   }
@@ -105,6 +107,7 @@ Result<Datum> eval_binary(const CallBinary& c, std::span<const Datum> row, EvalC
       return compare_datums(a, b) == 0 ? Datum::null() : a;
     default: break;
   }
+  if (func_is_array(c.func)) return detail::eval_array_binary(c.func, a, b, ctx);
   if (a.is_null() || b.is_null()) return Datum::null();
   return detail::eval_binary_strict(c.func, a, b, c.type, ctx);
 }
@@ -167,6 +170,7 @@ Result<Datum> eval_variadic(const CallVariadic& c, std::span<const Datum> row, E
     types[i] = c.args[i].type();
     if (strict && args[i].is_null()) return Datum::null();
   }
+  if (func_is_array(c.func)) return detail::eval_array_variadic(c.func, std::span<const Datum>(args, c.args.size()), ctx);
   return detail::eval_string_variadic(c.func, std::span<const Datum>(args, c.args.size()),
                                       std::span<const ColumnType>(types, c.args.size()), ctx);
 }

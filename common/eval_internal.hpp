@@ -29,4 +29,10 @@ bool like_match(std::string_view text, std::string_view pattern, bool case_insen
 // eval_datetime.cpp: date_trunc, extract/date_part, date/time arithmetic.
 Result<Datum> eval_datetime_binary(BinaryFunc f, const Datum& a, const Datum& b, EvalContext& ctx);
 
+// eval_array.cpp: array functions and operators; they see NULL arguments
+// and apply PostgreSQL's NULL rules themselves.
+Result<Datum> eval_array_unary(UnaryFunc f, const Datum& a, EvalContext& ctx);
+Result<Datum> eval_array_binary(BinaryFunc f, const Datum& a, const Datum& b, EvalContext& ctx);
+Result<Datum> eval_array_variadic(VariadicFunc f, std::span<const Datum> args, EvalContext& ctx);
+
 }  // namespace tandem::detail

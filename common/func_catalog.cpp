@@ -30,7 +30,9 @@ struct Catalog {
     static constexpr T kComparable[] = {T::kBool, T::kInt2, T::kInt4, T::kInt8, T::kFloat4, T::kFloat8,
                                         T::kNumeric, T::kText, T::kBpchar, T::kBytea, T::kDate, T::kTime,
                                         T::kTimestamp, T::kTimestampTz, T::kInterval, T::kOid, T::kMzTimestamp};
-    for (T t : kComparable) {
+    std::vector<T> comparable(std::begin(kComparable), std::end(kComparable));
+    for (int a = static_cast<int>(T::kBoolArray); a < kNumTypeIds; ++a) comparable.push_back(static_cast<T>(a));
+    for (T t : comparable) {
       op("=", {t, t}, T::kBool, BinaryFunc::kEq);
       op("<>", {t, t}, T::kBool, BinaryFunc::kNotEq);
       op("<", {t, t}, T::kBool, BinaryFunc::kLt);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/array_resolve.hpp"
 #include "common/func_catalog.hpp"
 #include "common/sqlstate.hpp"
 
@@ -224,6 +225,7 @@ Result<ColumnType> unify_types(std::span<const ColumnType> types, std::string_vi
 Result<ScalarExpr> resolve_operator(std::string_view raw_op, std::vector<ScalarExpr> args) {
   std::string op = lower(raw_op);
   if (op == "!=") op = "<>";
+  if (auto array = resolve_array_operator(op, args)) return std::move(*array);
   if (op == "not" && args.size() == 1) {
     TANDEM_ASSIGN_OR_RETURN(ScalarExpr a, to_bool(std::move(args[0]), "NOT"));
     ColumnType t{T::kBool, -1, a.type().nullable};
@@ -271,6 +273,7 @@ Result<ScalarExpr> resolve_function(std::string_view raw_name, std::vector<Scala
   for (std::string_view prefix : {"pg_catalog.", "mz_catalog."}) {
     if (name.rfind(prefix, 0) == 0) name.erase(0, prefix.size());
   }
+  if (auto array = resolve_array_function(name, args)) return std::move(*array);
   if (name == "coalesce" || name == "greatest" || name == "least") {
     if (args.empty()) return no_function(name, args);
     std::string ctx = name == "coalesce" ? "COALESCE" : name == "greatest" ? "GREATEST" : "LEAST";

@@ -41,6 +41,16 @@ Result<ScalarExpr> resolve_operator(std::string_view op, std::vector<ScalarExpr>
 // (first argument the field name as text), and like_escape.
 Result<ScalarExpr> resolve_function(std::string_view name, std::vector<ScalarExpr> args);
 
+// Arrays (common/array_resolve.cpp). ARRAY[e1, e2, ...]: the elements
+// unified as by select_common_type (unknown -> text); nested arrays are
+// 0A000, an empty list 42P18 unless `element` gives the type (ARRAY[]::int[]).
+Result<ScalarExpr> make_array(std::vector<ScalarExpr> elements, TypeId element = TypeId::kUnknown);
+// a[i]: i coerced to integer; 42804 when `array` is not an array.
+Result<ScalarExpr> make_subscript(ScalarExpr array, ScalarExpr index);
+// x op ANY|ALL (array) for the comparison operators; an unknown literal
+// array takes x's array type ('{1,2}').
+Result<ScalarExpr> make_quantified(std::string_view op, bool all, ScalarExpr x, ScalarExpr array);
+
 // select_common_type: the result type of CASE/COALESCE/UNION/VALUES
 // branches. `context` names the construct in the error
 // ("CASE types integer and boolean cannot be matched").

@@ -24,8 +24,12 @@ enum Tag : uint8_t {
   kTagMzTimestamp,
   kTagString,
   kTagBytes,
+  kTagArray,  // the elements' datums, then kArrayEnd
   kTagNull = 0xFF,  // largest: NULLs last
 };
+
+// Ends an array's elements; below every tag, so a prefix sorts first.
+constexpr char kArrayEnd = 0x01;
 
 // Numeric classes, in value order (NaN above +Infinity, as PostgreSQL sorts).
 enum NumClass : uint8_t { kNumNegInf = 1, kNumNeg, kNumZero, kNumPos, kNumPosInf, kNumNaN };
@@ -263,6 +267,27 @@ void RowPacker::push(const Datum& d) {
       o->push_back(static_cast<char>(kTagBytes));
       encode_string(o, d.as_bytes());
       return;
+    case DatumKind::kArray: {
+      o->push_back(static_cast<char>(kTagArray));
+      const std::string_view elements = d.as_array();
+      if (!normalize_numeric_) {
+        o->append(elements);
+      } else {
+        // Key mode reaches into the elements (numeric[] keys).
+        RowIter it{RowRef(elements)};
+        while (!it.done()) {
+          const std::string_view packed = it.next_packed();
+          if (packed_is_key_mode(packed)) {
+            o->append(packed);
+          } else {
+            RowArena arena;
+            push(unpack_one(RowRef(packed), &arena));
+          }
+        }
+      }
+      o->push_back(kArrayEnd);
+      return;
+    }
   }
 }
 
@@ -294,6 +319,11 @@ Datum RowIter::next() {
     case kTagMzTimestamp: return Datum::from_mz_timestamp(get_be<uint64_t>(p_));
     case kTagString: return Datum::from_string(decode_string(p_, end_, arena_));
     case kTagBytes: return Datum::from_bytes(decode_string(p_, end_, arena_));
+    case kTagArray: {
+      const char* start = p_;
+      while (*p_ != kArrayEnd) skip();
+      return Datum::from_array(std::string_view(start, static_cast<size_t>(p_++ - start)));
+    }
     default: assert(false && "corrupt row"); return Datum::null();
   }
 }
@@ -319,6 +349,10 @@ void RowIter::skip() {
       return;
     }
     case kTagString: case kTagBytes: skip_string(p_, end_); return;
+    case kTagArray:
+      while (*p_ != kArrayEnd) skip();
+      ++p_;
+      return;
     default: assert(false && "corrupt row");
   }
 }
@@ -365,7 +399,16 @@ void split_packed(RowRef row, std::vector<std::string_view>* out) {
 
 bool packed_is_null(std::string_view datum) { return static_cast<uint8_t>(datum[0]) == kTagNull; }
 
-bool packed_is_key_mode(std::string_view datum) { return static_cast<uint8_t>(datum[0]) != kTagNumeric; }
+bool packed_is_key_mode(std::string_view datum) {
+  const auto tag = static_cast<uint8_t>(datum[0]);
+  if (tag == kTagNumeric) return false;
+  if (tag != kTagArray) return true;
+  RowIter it{RowRef(datum.substr(1, datum.size() - 2))};
+  while (!it.done()) {
+    if (!packed_is_key_mode(it.next_packed())) return false;
+  }
+  return true;
+}
 
 uint64_t hash_bytes(std::string_view bytes, uint64_t seed) {
   // 64-bit multiply-xorshift over 8-byte words (in the style of wyhash/rrmxmx).

@@ -41,6 +41,9 @@ bool func_is_foldable(VariadicFunc f) {
   return f != VariadicFunc::kNow && f != VariadicFunc::kMzNow && f != VariadicFunc::kParameter;
 }
 
+bool func_is_array(BinaryFunc f) { return f >= BinaryFunc::kArrayIndex && f <= BinaryFunc::kAllGte; }
+bool func_is_array(VariadicFunc f) { return f >= VariadicFunc::kArrayCreate && f <= VariadicFunc::kStringToArray; }
+
 bool func_is_operator(BinaryFunc f) {
   const std::string_view n = func_name(f);
   return !n.empty() && !(n[0] >= 'a' && n[0] <= 'z');

@@ -34,7 +34,7 @@ namespace tandem {
   X(kLower, "lower", true) X(kUpper, "upper", true) X(kBtrimSpaces, "btrim", true)                  \
   X(kLtrimSpaces, "ltrim", true) X(kRtrimSpaces, "rtrim", true) X(kReverse, "reverse", true)        \
   X(kAscii, "ascii", true) X(kChr, "chr", true) X(kMd5, "md5", true)                                \
-  X(kPgSleep, "pg_sleep", true)
+  X(kPgSleep, "pg_sleep", true) X(kArrayCardinality, "cardinality", true)
 
 #define TANDEM_BINARY_FUNCS(X)                                                                    \
   X(kAnd, "AND", false) X(kOr, "OR", false)                                                         \
@@ -66,7 +66,15 @@ namespace tandem {
   X(kDateTruncInterval, "date_trunc", true)                                                         \
   X(kDatePart, "date_part", true) X(kExtract, "extract", true) X(kNullIf, "nullif", false)          \
   X(kError, "error", false) X(kRegexMatch, "~", true) X(kRegexMatchCI, "~*", true)                \
-  X(kFormatType, "format_type", false)
+  X(kFormatType, "format_type", false)                                                              \
+  X(kArrayIndex, "array_subscript", true) X(kArrayUpper, "array_upper", true)                       \
+  X(kArrayLower, "array_lower", true) X(kArrayLength, "array_length", true)                         \
+  X(kArrayConcat, "array_cat", false) X(kArrayAppend, "array_append", false)                        \
+  X(kArrayPrepend, "array_prepend", false) X(kArrayToString, "array_to_string", false)              \
+  X(kAnyEq, "= ANY", false) X(kAnyNotEq, "<> ANY", false) X(kAnyLt, "< ANY", false)                 \
+  X(kAnyLte, "<= ANY", false) X(kAnyGt, "> ANY", false) X(kAnyGte, ">= ANY", false)                 \
+  X(kAllEq, "= ALL", false) X(kAllNotEq, "<> ALL", false) X(kAllLt, "< ALL", false)                 \
+  X(kAllLte, "<= ALL", false) X(kAllGt, "> ALL", false) X(kAllGte, ">= ALL", false)
 
 #define TANDEM_VARIADIC_FUNCS(X)                                                                  \
   X(kCoalesce, "coalesce", false) X(kGreatest, "greatest", false) X(kLeast, "least", false)        \
@@ -74,7 +82,9 @@ namespace tandem {
   X(kReplace, "replace", true) X(kLpad, "lpad", true) X(kRpad, "rpad", true)                        \
   X(kSplitPart, "split_part", true) X(kLikeEscape, "like_escape", true)                             \
   X(kILikeEscape, "ilike_escape", true) X(kNow, "now", false) X(kPi, "pi", false)        \
-  X(kMzNow, "mz_now", false) X(kParameter, "parameter", false)
+  X(kMzNow, "mz_now", false) X(kParameter, "parameter", false)                                    \
+  X(kArrayCreate, "array", false) X(kArrayToStringNull, "array_to_string", false)                   \
+  X(kStringToArray, "string_to_array", false)
 
 #define TANDEM_ENUM_ENTRY(name, printed, strict) name,
 enum class UnaryFunc : uint16_t { TANDEM_UNARY_FUNCS(TANDEM_ENUM_ENTRY) };
@@ -102,6 +112,10 @@ bool func_is_foldable(VariadicFunc f);
 // since a plan holds it for rows that may never exist (see
 // planner/lowering/decorrelate.cpp: a scalar subquery's extra rows).
 bool func_is_foldable(BinaryFunc f);
+// The array functions of common/eval_array.cpp (NULL handling their own).
+bool func_is_array(BinaryFunc f);
+bool func_is_array(VariadicFunc f);
+
 // Operators print infix ("a + b"); the rest print as calls ("abs(a)").
 bool func_is_operator(BinaryFunc f);
 

@@ -1,6 +1,7 @@
 #include "common/types.hpp"
 
 #include <cctype>
+#include <iterator>
 
 #include "common/sqlstate.hpp"
 
@@ -40,7 +41,31 @@ constexpr TypeInfo kTypes[kNumTypeIds] = {
     // casts, so preferring it does not make int + int resolve to oid.
     {TypeId::kOid, 26, 4, "oid", TypeCategory::kNumeric, true},
     {TypeId::kMzTimestamp, 16552, 8, "mz_timestamp", TypeCategory::kUserDefined, false},
+    {TypeId::kBoolArray, 1000, -1, "boolean[]", TypeCategory::kArray, false},
+    {TypeId::kInt2Array, 1005, -1, "smallint[]", TypeCategory::kArray, false},
+    {TypeId::kInt4Array, 1007, -1, "integer[]", TypeCategory::kArray, false},
+    {TypeId::kInt8Array, 1016, -1, "bigint[]", TypeCategory::kArray, false},
+    {TypeId::kFloat4Array, 1021, -1, "real[]", TypeCategory::kArray, false},
+    {TypeId::kFloat8Array, 1022, -1, "double precision[]", TypeCategory::kArray, false},
+    {TypeId::kNumericArray, 1231, -1, "numeric[]", TypeCategory::kArray, false},
+    {TypeId::kTextArray, 1009, -1, "text[]", TypeCategory::kArray, false},
+    {TypeId::kVarcharArray, 1015, -1, "character varying[]", TypeCategory::kArray, false},
+    {TypeId::kBpcharArray, 1014, -1, "character[]", TypeCategory::kArray, false},
+    {TypeId::kByteaArray, 1001, -1, "bytea[]", TypeCategory::kArray, false},
+    {TypeId::kDateArray, 1182, -1, "date[]", TypeCategory::kArray, false},
+    {TypeId::kTimeArray, 1183, -1, "time without time zone[]", TypeCategory::kArray, false},
+    {TypeId::kTimestampArray, 1115, -1, "timestamp without time zone[]", TypeCategory::kArray, false},
+    {TypeId::kTimestampTzArray, 1185, -1, "timestamp with time zone[]", TypeCategory::kArray, false},
+    {TypeId::kIntervalArray, 1187, -1, "interval[]", TypeCategory::kArray, false},
+    {TypeId::kOidArray, 1028, -1, "oid[]", TypeCategory::kArray, false},
 };
+
+// Element type of each array type, in TypeId order from kBoolArray.
+constexpr TypeId kArrayElements[] = {
+    TypeId::kBool,  TypeId::kInt2,    TypeId::kInt4, TypeId::kInt8,      TypeId::kFloat4,      TypeId::kFloat8,
+    TypeId::kNumeric, TypeId::kText,  TypeId::kVarchar, TypeId::kBpchar, TypeId::kBytea,       TypeId::kDate,
+    TypeId::kTime,  TypeId::kTimestamp, TypeId::kTimestampTz, TypeId::kInterval, TypeId::kOid};
+static_assert(std::size(kArrayElements) == kNumTypeIds - static_cast<int>(TypeId::kBoolArray));
 
 const TypeInfo& info(TypeId id) { return kTypes[static_cast<int>(id)]; }
 
@@ -109,7 +134,21 @@ bool is_integer_type(TypeId id) {
   return id == TypeId::kInt2 || id == TypeId::kInt4 || id == TypeId::kInt8;
 }
 
+bool is_array_type(TypeId id) { return id >= TypeId::kBoolArray; }
+
+TypeId array_element_type(TypeId array) {
+  return kArrayElements[static_cast<int>(array) - static_cast<int>(TypeId::kBoolArray)];
+}
+
+TypeId array_type_of(TypeId element) {
+  for (size_t i = 0; i < std::size(kArrayElements); ++i) {
+    if (kArrayElements[i] == element) return static_cast<TypeId>(static_cast<int>(TypeId::kBoolArray) + i);
+  }
+  return TypeId::kUnknown;
+}
+
 std::string format_type(const ColumnType& type) {
+  if (is_array_type(type.id)) return format_type(ColumnType{array_element_type(type.id), type.typmod}) + "[]";
   std::string name(type_name(type.id));
   if (type.typmod < 0) return name;
   switch (type.id) {
@@ -132,6 +171,22 @@ std::string format_type(const ColumnType& type) {
 
 Result<ColumnType> type_from_name(std::string_view raw_name, std::span<const int32_t> mods) {
   const std::string name = normalize_name(raw_name);
+  const bool suffixed = name.size() > 2 && name.ends_with("[]");
+  if (suffixed || (name.size() > 1 && name[0] == '_')) {
+    std::string element = suffixed ? name.substr(0, name.size() - 2) : name.substr(1);
+    while (element.ends_with("[]")) element.resize(element.size() - 2);  // int[][] is int[]
+    auto t = type_from_name(element, mods);
+    if (!t.ok()) {
+      if (t.status().sqlstate() != sqlstate::kUndefinedObject) return t.status();
+      return Status::error(sqlstate::kUndefinedObject, "type \"" + std::string(raw_name) + "\" does not exist");
+    }
+    const TypeId array = array_type_of(t->id);
+    if (array == TypeId::kUnknown) {
+      return Status::error(sqlstate::kFeatureNotSupported,
+                           "arrays of type " + std::string(type_name(t->id)) + " are not supported");
+    }
+    return ColumnType{array, t->typmod};
+  }
   if (name == "int" || name == "integer" || name == "int4") return with_no_modifiers(TypeId::kInt4, name, mods);
   if (name == "smallint" || name == "int2") return with_no_modifiers(TypeId::kInt2, name, mods);
   if (name == "bigint" || name == "int8") return with_no_modifiers(TypeId::kInt8, name, mods);

@@ -39,8 +39,29 @@ enum class TypeId : uint8_t {
   kInterval,
   kOid,
   kMzTimestamp,  // Materialize's uint64 milliseconds timestamp
+  // One-dimensional arrays (lower bound 1) of the element types above, with
+  // PostgreSQL's array type OIDs (int4[] = 1007, text[] = 1009, ...). An
+  // array column's typmod is its elements' (varchar(10)[]). See
+  // common/array.hpp for the value representation.
+  kBoolArray,
+  kInt2Array,
+  kInt4Array,
+  kInt8Array,
+  kFloat4Array,
+  kFloat8Array,
+  kNumericArray,
+  kTextArray,
+  kVarcharArray,
+  kBpcharArray,
+  kByteaArray,
+  kDateArray,
+  kTimeArray,
+  kTimestampArray,
+  kTimestampTzArray,
+  kIntervalArray,
+  kOidArray,
 };
-inline constexpr int kNumTypeIds = static_cast<int>(TypeId::kMzTimestamp) + 1;
+inline constexpr int kNumTypeIds = static_cast<int>(TypeId::kOidArray) + 1;
 
 struct ColumnType {
   TypeId id = TypeId::kUnknown;
@@ -60,6 +81,7 @@ enum class TypeCategory : char {
   kDateTime = 'D',
   kTimespan = 'T',
   kUserDefined = 'U',
+  kArray = 'A',
   kUnknown = 'X',
 };
 
@@ -77,12 +99,21 @@ TypeCategory type_category(TypeId id);
 bool type_is_preferred(TypeId id);
 bool is_string_type(TypeId id);   // text, varchar, bpchar, unknown
 bool is_integer_type(TypeId id);  // int2, int4, int8
+bool is_array_type(TypeId id);
+// The element type of an array type (REQUIRES: is_array_type), and the array
+// type of an element type (kUnknown when tandem has no such array type).
+TypeId array_element_type(TypeId array);
+TypeId array_type_of(TypeId element);
+inline ColumnType array_element_column(const ColumnType& array) {
+  return ColumnType{array_element_type(array.id), array.typmod, true};
+}
 
 // Parses a type name as written in SQL (case-insensitive, already lowered or
 // not) with its parenthesised modifiers. Accepts every PostgreSQL spelling,
 // e.g. "int", "double precision", "character varying", "timestamp with time
 // zone", "float" with modifier p (p <= 24 -> real, else double precision),
-// "decimal", and Materialize's "string". Unknown names: 42704
+// "decimal", and Materialize's "string"; "int4[]" and PostgreSQL's "_int4"
+// name array types. Unknown names: 42704
 // `type "foo" does not exist`; bad modifiers: 22023.
 Result<ColumnType> type_from_name(std::string_view name, std::span<const int32_t> modifiers = {});
 

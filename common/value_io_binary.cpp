@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/array.hpp"
 #include "common/datetime.hpp"
 #include "common/sqlstate.hpp"
 #include "common/value_io.hpp"
@@ -143,10 +144,12 @@ void send_datum(const Datum& d, const ColumnType& type, std::string* out) {
     }
     case DatumKind::kString:
     case DatumKind::kBytes: out->append(d.as_string()); return;
+    case DatumKind::kArray: send_array(d, type, out); return;
   }
 }
 
 Result<Datum> recv_datum(std::string_view b, const ColumnType& type, RowArena& arena) {
+  if (is_array_type(type.id)) return recv_array(b, type, arena);
   auto need = [&](size_t n) -> Status { return b.size() == n ? Status::ok() : bad_length(b.size(), n); };
   switch (type.id) {
     case TypeId::kBool:
@@ -213,6 +216,7 @@ Result<Datum> recv_datum(std::string_view b, const ColumnType& type, RowArena& a
       return Datum::from_string(s);
     }
     case TypeId::kBytea: return Datum::from_bytes(arena.push(b));
+    default: break;
   }
   return Status::error(sqlstate::kFeatureNotSupported, "unsupported type for binary input");
 }

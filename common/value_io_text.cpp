@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/array.hpp"
 #include "common/datetime.hpp"
 #include "common/sqlstate.hpp"
 #include "common/value_io.hpp"
@@ -159,6 +160,7 @@ void format_datum(const Datum& d, const ColumnType& type, std::string* out) {
     case DatumKind::kInterval: format_interval(d.as_interval(), out); return;
     case DatumKind::kString: out->append(d.as_string()); return;
     case DatumKind::kBytes: format_bytea(d.as_bytes(), out); return;
+    case DatumKind::kArray: format_array(d, out); return;
   }
   (void)type;
 }
@@ -321,6 +323,7 @@ Result<std::string_view> coerce_char_length(std::string_view s, const ColumnType
 }
 
 Result<Datum> parse_datum(std::string_view text, const ColumnType& type, RowArena& arena) {
+  if (is_array_type(type.id)) return parse_array(text, type, arena);
   switch (type.id) {
     case TypeId::kBool: {
       TANDEM_ASSIGN_OR_RETURN(bool b, parse_bool(text));
@@ -388,6 +391,7 @@ Result<Datum> parse_datum(std::string_view text, const ColumnType& type, RowAren
       return Datum::from_interval(v);
     }
     case TypeId::kMzTimestamp: return parse_mz_timestamp(text);
+    default: break;
   }
   return Status::error(sqlstate::kFeatureNotSupported, "unsupported type for text input");
 }

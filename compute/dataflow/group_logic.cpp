@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "common/array.hpp"
 #include "common/eval.hpp"
 #include "compute/dataflow/error_row.hpp"
 
@@ -65,6 +66,11 @@ class AggregateState {
       case AggregateFunc::kStringAgg:
         for (Diff i = 0; i < mult; ++i) strings_.emplace_back(v.as_string());
         return Status::ok();
+      case AggregateFunc::kArrayAgg: {
+        Row packed = Row::pack_one(v);
+        for (Diff i = 0; i < mult; ++i) strings_.emplace_back(packed.bytes());
+        return Status::ok();
+      }
     }
     return Status::ok();
   }
@@ -110,6 +116,14 @@ class AggregateState {
           joined += strings_[i];
         }
         packer.push(Datum::from_string(joined));
+        return Status::ok();
+      }
+      case AggregateFunc::kArrayAgg: {
+        if (!any_) return packer.push_null(), Status::ok();
+        std::sort(strings_.begin(), strings_.end());  // packed: SQL order, NULLs last
+        std::string elements;
+        for (const std::string& packed : strings_) elements += packed;
+        packer.push(Datum::from_array(elements));
         return Status::ok();
       }
     }
@@ -172,7 +186,7 @@ class ReduceLogic final : public GroupLogic {
       first = false;
       auto value = eval(agg.expr, datums_, ctx_);
       if (!value.ok()) return value.status();
-      if (value->is_null()) continue;
+      if (value->is_null() && agg.func != AggregateFunc::kArrayAgg) continue;
       if (agg.distinct) {
         Row packed;
         RowPacker p(&packed);

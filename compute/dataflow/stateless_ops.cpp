@@ -117,6 +117,14 @@ Status FlatMapOp::expand(const Update& u, std::vector<Datum>& row) {
     if (v->is_null()) return Status::ok();
     args.push_back(*v);
   }
+  if (func_ == TableFunc::kUnnest) {
+    for (RowIter it(RowRef(args[0].as_array()), &ctx_.arena); !it.done();) {
+      Row out(std::string(u.val.bytes()));
+      RowPacker(&out).push(it.next());
+      produced_.push_back(Update{{}, std::move(out), u.time, u.diff});
+    }
+    return Status::ok();
+  }
   const int64_t start = args.at(0).as_integer();
   const int64_t stop = args.at(1).as_integer();
   const int64_t step = args.size() > 2 ? args[2].as_integer() : 1;

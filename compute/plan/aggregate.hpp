@@ -7,7 +7,9 @@
 //   string_agg(x, sep)  text; values in ascending byte order of x (the
 //                       planner adds an ORDER BY-less deterministic order),
 //                       separated by the value of `separator` (a literal)
-// NULL inputs are ignored; over no non-NULL input every aggregate but count
+//   array_agg(x)        x[]; NULL inputs included, values in ascending order
+//                       of x with NULLs last (the planner adds that order)
+// NULL inputs are ignored (but by array_agg); over no non-NULL input every aggregate but count
 // is NULL. `distinct` aggregates over the set of distinct non-NULL values
 // (count(DISTINCT x)). avg is planned as sum and count followed by a Map
 // that divides (as PostgreSQL's numeric avg). Overflow is an error value
@@ -32,6 +34,7 @@ enum class AggregateFunc : std::uint8_t {
   kMin,
   kMax,
   kStringAgg,
+  kArrayAgg,
 };
 
 struct AggregateExpr {

@@ -187,9 +187,15 @@ struct Evaluator {
         auto v = eval(e, datums, ctx);
         REQUIRE(v.ok());
         if (v->is_null()) null = true;
-        else args.push_back(v->as_integer());
+        else if (n.func == TableFunc::kUnnest) {
+          for (const Datum& element : unpack(RowRef(v->as_array()), &arena)) {
+            Row row(r);
+            RowPacker(&row).push(element);
+            add(out.oks, std::string(row.bytes()), d);
+          }
+        } else args.push_back(v->as_integer());
       }
-      if (null) continue;
+      if (null || n.func == TableFunc::kUnnest) continue;
       const int64_t step = args.size() > 2 ? args[2] : 1;
       if (step == 0) {
         add(out.errs, std::string(error_row(Status::error(sqlstate::kInvalidParameterValue,

@@ -50,6 +50,13 @@ const std::map<std::pair<std::string, size_t>, std::string>& definitions() {
       {{"pg_get_expr", 2}, "CAST($1 AS text)"},
       {{"pg_get_expr", 3}, "CAST($1 AS text)"},
       {{"pg_encoding_to_char", 1}, "CASE $1 WHEN 6 THEN 'UTF8' ELSE '' END"},
+      // User tables are what a publication could publish (not the catalog).
+      {{"pg_relation_is_publishable", 1},
+       "$1 IN (SELECT mz_t.oid FROM mz_catalog.mz_tables mz_t WHERE mz_t.id LIKE 'u%')"},
+      // The columns of an extended statistics object; there are none
+      // (pg_statistic_ext is empty), so NULL as for an unknown OID.
+      {{"pg_get_statisticsobjdef_columns", 1},
+       "(SELECT CAST(NULL AS text) FROM pg_catalog.pg_statistic_ext mz_s WHERE mz_s.oid = $1)"},
   };
   return defs;
 }

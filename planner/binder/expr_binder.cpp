@@ -26,11 +26,10 @@ std::string type_name_text(const sql::TypeName& t) {
 }
 
 Result<ColumnType> resolve_type(const sql::TypeName& t) {
-  if (t.array_dims > 0) {
-    return Status::error(sqlstate::kFeatureNotSupported, "array types are not supported yet");
-  }
   std::string name = t.name.size() == 2 && (t.name[0] == "pg_catalog" || t.name[0] == "mz_catalog") ? t.name[1]
                                                                                                       : type_name_text(t);
+  // PostgreSQL ignores the declared number of dimensions: int[][] is int[].
+  if (t.array_dims > 0) name += "[]";
   return type_from_name(name, t.modifiers);
 }
 
@@ -57,6 +56,18 @@ std::string_view internal_type_name(TypeId id) {
     case TypeId::kInterval: return "interval";
     case TypeId::kOid: return "oid";
     case TypeId::kMzTimestamp: return "mz_timestamp";
+    default: break;
+  }
+  if (is_array_type(id)) {
+    // pg_type.typname of an array type: "_" + the element's.
+    static const auto names = [] {
+      std::vector<std::string> v(kNumTypeIds);
+      for (int t = static_cast<int>(TypeId::kBoolArray); t < kNumTypeIds; ++t) {
+        v[t] = "_" + std::string(internal_type_name(array_element_type(static_cast<TypeId>(t))));
+      }
+      return v;
+    }();
+    return names[static_cast<int>(id)];
   }
   return "unknown";
 }
@@ -225,12 +236,26 @@ Result<ScalarExpr> ExprBinder::bind_node(const sql::Expr& expr) {
           return bind_in_list(node);
         } else if constexpr (std::is_same_v<T, sql::Like>) {
           return bind_like(node);
+        } else if constexpr (std::is_same_v<T, sql::Quantified>) {
+          if (!node.array) return not_supported("subqueries are", expr);
+          TANDEM_ASSIGN_OR_RETURN(ScalarExpr x, bind(*node.left));
+          TANDEM_ASSIGN_OR_RETURN(ScalarExpr array, bind(*node.array));
+          return make_quantified(node.op, node.all, std::move(x), std::move(array));
+        } else if constexpr (std::is_same_v<T, sql::ArrayExpr>) {
+          std::vector<ScalarExpr> elements;
+          for (const auto& e : node.elements) {
+            TANDEM_ASSIGN_OR_RETURN(ScalarExpr bound, bind(e));
+            elements.push_back(std::move(bound));
+          }
+          return make_array(std::move(elements));
+        } else if constexpr (std::is_same_v<T, sql::Subscript>) {
+          if (node.slice) return not_supported("array slices are", expr);
+          TANDEM_ASSIGN_OR_RETURN(ScalarExpr array, bind(*node.expr));
+          TANDEM_ASSIGN_OR_RETURN(ScalarExpr index, bind(*node.index));
+          return make_subscript(std::move(array), std::move(index));
         } else if constexpr (std::is_same_v<T, sql::InSubquery> || std::is_same_v<T, sql::Exists> ||
-                             std::is_same_v<T, sql::Subquery> || std::is_same_v<T, sql::ArraySubquery> ||
-                             std::is_same_v<T, sql::Quantified>) {
+                             std::is_same_v<T, sql::Subquery> || std::is_same_v<T, sql::ArraySubquery>) {
           return not_supported("subqueries are", expr);
-        } else if constexpr (std::is_same_v<T, sql::ArrayExpr> || std::is_same_v<T, sql::Subscript>) {
-          return not_supported("arrays are", expr);
         } else if constexpr (std::is_same_v<T, sql::RowExpr> || std::is_same_v<T, sql::FieldAccess>) {
           return not_supported("row expressions are", expr);
         } else if constexpr (std::is_same_v<T, sql::Collate>) {
@@ -352,6 +377,9 @@ Result<ScalarExpr> ExprBinder::bind_binary(const sql::BinaryOp& op) {
 
 Result<ScalarExpr> ExprBinder::bind_cast(const sql::Cast& cast) {
   TANDEM_ASSIGN_OR_RETURN(ColumnType type, resolve_type(cast.type));
+  if (auto* array = cast.expr->as<sql::ArrayExpr>(); array && array->elements.empty() && is_array_type(type.id)) {
+    return make_array({}, array_element_type(type.id));  // ARRAY[]::int[]
+  }
   TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, bind(*cast.expr));
   return make_cast(std::move(e), type, CastContext::kExplicit);
 }
@@ -366,6 +394,9 @@ Result<ScalarExpr> ExprBinder::bind_call(const sql::FunctionCall& call, const sq
     std::string full;
     for (size_t i = 0; i < call.name.size(); ++i) full += (i ? "." : "") + call.name[i];
     return Status::error(sqlstate::kUndefinedFunction, "function " + full + " does not exist");
+  }
+  if (name == "unnest") {
+    return not_supported("set-returning functions outside FROM and the top level of a SELECT list are", expr);
   }
   static constexpr std::string_view kAggregates[] = {"count", "sum", "avg", "min", "max", "string_agg",
                                                      "array_agg", "bool_and", "bool_or", "stddev", "variance"};

@@ -78,6 +78,7 @@ class QueryBinder {
   Result<FromItem> bind_table_ref(const sql::TableRef& ref, const Scope& outer, size_t level);
   Result<FromItem> bind_table_name(const sql::TableName& t, const Scope& outer, size_t level, sql::SourcePos pos);
   Result<FromItem> bind_join(const sql::Join& join, const Scope& outer, size_t level);
+  Result<FromItem> bind_unnest(const sql::TableFunction& f, const Scope& outer, size_t level, sql::SourcePos pos);
   Result<FromItem> bind_table_function(const sql::TableFunction& f, const Scope& outer, size_t level,
                                        sql::SourcePos pos);
   static Status apply_alias(FromItem& item, const std::optional<sql::TableAlias>& alias, const std::string& name);
@@ -106,6 +107,11 @@ class QueryBinder {
   int view_depth_ = 0;
   std::deque<sql::Expr> expansions_;  // catalog function bodies being bound
 };
+
+// query_binder_srf.cpp: a SELECT whose list holds a set-returning function
+// (unnest) at top level, rewritten to call it LATERAL after the FROM items;
+// nullopt when there is none.
+std::optional<Result<sql::Select>> lift_select_list_srf(const sql::Select& select);
 
 // Scope helpers shared by the binder files.
 size_t max_level(const Scope& scope);

@@ -39,6 +39,20 @@ Result<QueryBinder::FromItem> QueryBinder::bind_from(const std::vector<sql::Tabl
   FromItem acc;
   if (from.empty()) return acc;
   for (size_t i = 0; i < from.size(); ++i) {
+    if (auto* f = std::get_if<sql::TableFunction>(&from[i].node); f && i > 0) {
+      // A function in FROM is implicitly LATERAL: its arguments see the
+      // items before it, so it becomes a FlatMap over them (args over
+      // outer ++ input, as hir::FlatMap says).
+      Scope lateral = outer;
+      for (const auto& c : acc.columns) lateral.columns.push_back(c);
+      TANDEM_ASSIGN_OR_RETURN(FromItem item, bind_table_function(*f, lateral, level, from[i].pos));
+      size_t offset = acc.columns.size();
+      std::get<hir::FlatMap>(item.rel.node).input = std::move(acc.rel);
+      acc.rel = std::move(item.rel);
+      for (auto& c : item.columns) acc.columns.push_back(std::move(c));
+      for (size_t s : item.star) acc.star.push_back(s + offset);
+      continue;
+    }
     TANDEM_ASSIGN_OR_RETURN(FromItem item, bind_table_ref(from[i], outer, level));
     if (i == 0) {
       acc = std::move(item);
@@ -156,6 +170,7 @@ Result<QueryBinder::FromItem> QueryBinder::bind_table_name(const sql::TableName&
 Result<QueryBinder::FromItem> QueryBinder::bind_table_function(const sql::TableFunction& f, const Scope& outer,
                                                                size_t level, sql::SourcePos pos) {
   const std::string& name = f.call.name.back();
+  if (name == "unnest" && !f.with_ordinality) return bind_unnest(f, outer, level, pos);
   if (name != "generate_series" || f.with_ordinality) {
     return not_supported_at("table function " + name + (f.with_ordinality ? " WITH ORDINALITY" : "") + " is", pos);
   }
@@ -189,6 +204,36 @@ Result<QueryBinder::FromItem> QueryBinder::bind_table_function(const sql::TableF
   std::optional<sql::TableAlias> alias = f.alias;
   if (alias && alias->columns.empty()) alias->columns.push_back(alias->name);  // FROM generate_series(..) AS g
   TANDEM_RETURN_IF_ERROR(apply_alias(item, alias, "generate_series"));
+  return item;
+}
+
+// unnest(array) in FROM: one column named unnest (or the alias), one row
+// per element.
+Result<QueryBinder::FromItem> QueryBinder::bind_unnest(const sql::TableFunction& f, const Scope& outer, size_t level,
+                                                       sql::SourcePos pos) {
+  if (f.call.args.size() != 1) {
+    return not_supported_at("unnest with " + std::to_string(f.call.args.size()) + " arguments is", pos);
+  }
+  ExprBinder binder(outer, param_types_, hir::kParamBase);
+  binder.set_hook(make_hook(nullptr, nullptr, "functions in FROM"));
+  TANDEM_ASSIGN_OR_RETURN(ScalarExpr array, binder.bind(f.call.args[0]));
+  if (array.type().id == TypeId::kUnknown) {
+    return at_pos(Status::error(sqlstate::kIndeterminateDatatype,
+                                "could not determine polymorphic type because input has type unknown"), pos);
+  }
+  if (!is_array_type(array.type().id)) {
+    return at_pos(Status::error(sqlstate::kUndefinedFunction,
+                                "function unnest(" + std::string(type_name(array.type().id)) + ") does not exist"),
+                  pos);
+  }
+  ColumnType element = array_element_column(array.type());
+  FromItem item;
+  item.rel = hir::Rel{hir::FlatMap{unit_rel(), compute::TableFunc::kUnnest, {std::move(array)}}};
+  item.columns.push_back(ScopeColumn{"", "unnest", element, level});
+  item.star.push_back(0);
+  std::optional<sql::TableAlias> alias = f.alias;
+  if (alias && alias->columns.empty()) alias->columns.push_back(alias->name);  // FROM unnest(a) AS x
+  TANDEM_RETURN_IF_ERROR(apply_alias(item, alias, "unnest"));
   return item;
 }
 

@@ -229,6 +229,11 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
         if (t != TypeId::kBool) return no_function();
         value = add({name == "bool_or" ? compute::AggregateFunc::kMax : compute::AggregateFunc::kMin, x, false,
                      std::nullopt});
+      } else if (name == "array_agg") {
+        if (array_type_of(t) == TypeId::kUnknown) {
+          return not_supported_at("array_agg over " + std::string(type_name(t)) + " is", call_expr->pos);
+        }
+        value = add({compute::AggregateFunc::kArrayAgg, x, call.distinct, std::nullopt});
       } else if (name == "string_agg") {
         if (!is_string_type(t) || !args[1].is_literal()) {
           if (!is_string_type(t)) return no_function();
@@ -249,6 +254,10 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
 
 Result<BoundQuery> QueryBinder::bind_select(const sql::Select& select, const Scope& outer, const sql::Query* query) {
   if (select.distinct == sql::Select::Distinct::kDistinctOn) return not_supported_at("DISTINCT ON is", select.pos);
+  if (auto lifted = lift_select_list_srf(select)) {
+    if (!lifted->ok()) return lifted->status();
+    return bind_select(**lifted, outer, query);
+  }
   size_t level = outer.columns.empty() ? 0 : max_level(outer) + 1;
   TANDEM_ASSIGN_OR_RETURN(FromItem from, bind_from(select.from, outer, level));
   size_t ow = outer.columns.size();

@@ -1,5 +1,5 @@
 // The ExprBinder hook of the query binder: subqueries (scalar, EXISTS, IN,
-// ANY/ALL) become pending hir::Subquery columns of the clause's Apply;
+// ANY/ALL, ARRAY) become pending hir::Subquery columns of the clause's Apply;
 // GROUP BY expressions and aggregates bind to the grouped row.
 #include "common/func_resolve.hpp"
 #include "planner/binder/grouping.hpp"
@@ -37,6 +37,7 @@ ExprBinder::Hook QueryBinder::make_hook(SubquerySite* site, const Grouping* grou
     }
     if (auto catalog = bind_catalog_expr(e, b)) return catalog;
     bool subquery = e.as<sql::Subquery>() || e.as<sql::Exists>() || e.as<sql::InSubquery>() ||
+                    e.as<sql::ArraySubquery>() ||
                     (e.as<sql::Quantified>() && e.as<sql::Quantified>()->subquery);
     if (!subquery) return std::nullopt;
     if (site == nullptr) {
@@ -61,6 +62,35 @@ Result<ScalarExpr> QueryBinder::bind_subquery_expr(const sql::Expr& e, ExprBinde
     TANDEM_ASSIGN_OR_RETURN(BoundQuery q, bind_relation(*s->query, scope));
     if (q.columns.size() != 1) return Status::error(sqlstate::kSyntaxError, "subquery must return only one column");
     return push(hir::Subquery::Kind::kScalar, std::move(q.rel));
+  }
+  if (auto* s = e.as<sql::ArraySubquery>()) {
+    // ARRAY(q) is (SELECT coalesce(array_agg(x), '{}') FROM (q) AS _array(x)).
+    // array_agg collects in the column's ascending order (NULLs last), so
+    // an ORDER BY of q is honoured only when it asks for that order.
+    TANDEM_ASSIGN_OR_RETURN(BoundQuery q, bind_relation(*s->query, scope));
+    if (q.columns.size() != 1) return Status::error(sqlstate::kSyntaxError, "subquery must return only one column");
+    for (const SortKey& k : q.order_by) {
+      if (k.column != 0 || k.desc || k.nulls_first) {
+        return Status::error(sqlstate::kFeatureNotSupported,
+                             "ARRAY(subquery) ordered other than by its column ascending is not supported");
+      }
+    }
+    sql::FunctionCall agg;
+    agg.name = {"array_agg"};
+    agg.args.push_back(sql::Expr{sql::ColumnRef{{"_array", "x"}}, e.pos});
+    sql::FunctionCall coalesce;
+    coalesce.name = {"coalesce"};
+    coalesce.args.push_back(sql::Expr{std::move(agg), e.pos});
+    coalesce.args.push_back(sql::Expr{sql::StringLiteral{"{}"}, e.pos});
+    sql::Select select;
+    select.projection.push_back(sql::SelectItem{sql::Expr{std::move(coalesce), e.pos}, std::nullopt});
+    sql::DerivedTable derived{false, *s->query, sql::TableAlias{"_array", {"x"}}};
+    select.from.push_back(sql::TableRef{std::move(derived), e.pos});
+    sql::Query outer;
+    outer.body = sql::SetExpr{std::move(select)};
+    outer.pos = e.pos;
+    TANDEM_ASSIGN_OR_RETURN(BoundQuery array, bind_relation(outer, scope));
+    return push(hir::Subquery::Kind::kScalar, std::move(array.rel));
   }
   if (auto* s = e.as<sql::Exists>()) {
     TANDEM_ASSIGN_OR_RETURN(BoundQuery q, bind_relation(*s->query, scope));

@@ -84,7 +84,7 @@ ExplainNode with_block(ExplainNode with, ExplainNode ret) {
   return block;
 }
 
-const char* table_func(compute::TableFunc) { return "generate_series"; }
+const char* table_func(compute::TableFunc f) { return compute::table_func_name(f); }
 
 std::vector<std::string> constant_rows(const std::vector<std::pair<Row, Diff>>& rows,
                                        const std::vector<ColumnType>& types) {

@@ -22,6 +22,7 @@ ColumnType aggregate_type(const compute::AggregateExpr& agg) {
       return t;
     }
     case AggregateFunc::kStringAgg: return ColumnType{TypeId::kText, -1, true};
+    case AggregateFunc::kArrayAgg: return ColumnType{array_type_of(agg.expr.type().id), agg.expr.type().typmod, true};
   }
   return ColumnType{};
 }
@@ -59,7 +60,8 @@ std::vector<ColumnType> union_types(const std::vector<std::vector<ColumnType>>& 
   return out;
 }
 
-ColumnType table_func_type(compute::TableFunc func) {
+ColumnType table_func_type(compute::TableFunc func, const std::vector<ScalarExpr>& args) {
+  if (func == compute::TableFunc::kUnnest) return array_element_column(args.at(0).type());
   return ColumnType{func == compute::TableFunc::kGenerateSeriesInt4 ? TypeId::kInt4 : TypeId::kInt8, -1, false};
 }
 
@@ -111,7 +113,7 @@ std::vector<ColumnType> column_types(const Rel& rel) {
           return union_types(inputs);
         } else if constexpr (std::is_same_v<T, FlatMap>) {
           auto out = column_types(*n.input);
-          out.push_back(table_func_type(n.func));
+          out.push_back(table_func_type(n.func, n.args));
           return out;
         } else {
           return column_types(*n.input);
@@ -314,7 +316,7 @@ std::string explain(const Rel& rel, int indent) {
           if (n.offset) s += " offset=" + std::to_string(n.offset);
           return s;
         } else {
-          return "FlatMap generate_series(" + join_exprs(n.args) + ")";
+          return std::string("FlatMap ") + compute::table_func_name(n.func) + "(" + join_exprs(n.args) + ")";
         }
       },
       rel.node);
