@@ -4,10 +4,13 @@
 // columns (relacl, datacl) text[]: NULL, the default privileges, as
 // tandem has no GRANT. reloptions and attoptions are NULL (no storage
 // options). pg_type lists every type and its array type (typelem).
+// pg_am has the access methods of tandem's indexes: `arrangement` for
+// CREATE INDEX (an arrangement, DESIGN.md §5) and `hash` for the index that
+// enforces a table key; pg_class.relam names them for indexes, 0 otherwise.
 // pg_attrdef.adbin holds the DEFAULT expression as SQL text, which
 // pg_get_expr returns as is. pg_constraint lists the tables' keys
-// (builtin_table_keys.cpp). pg_am, pg_description and pg_inherits are
-// empty: tandem has no access methods, comments or inheritance.
+// (builtin_table_keys.cpp). pg_description and pg_inherits are empty:
+// tandem has no comments or inheritance.
 #include "catalog/builtin_relations.hpp"
 
 namespace tandem::catalog::builtin_detail {
@@ -97,8 +100,9 @@ std::vector<Row> classes(const CatalogSnapshot& s, const BuiltinContext&) {
     bool has_index = !s.indexes_on(item->id).empty() || !table_keys(*item).empty();
     auto natts = static_cast<int>(item->kind == ItemKind::kIndex && item->index() ? item->index()->keys.size()
                                                                                   : item->desc.arity());
+    uint32_t am = item->kind == ItemKind::kIndex ? kArrangementAmOid : 0;
     rows.push_back(make_row({oid(item_oid(item->id)), str(item->name.item), oid(schema ? schema_oid(schema->id) : 0),
-                             oid(0), oid(0), oid(owner_oid(*item)), oid(0), oid(0), oid(0), oid(0), b(has_index),
+                             oid(0), oid(0), oid(owner_oid(*item)), oid(am), oid(0), oid(0), oid(0), b(has_index),
                              str("p"), str(relkind(*item)), i2(natts), i2(0), b(false), b(false), b(false), b(false),
                              str("d"), b(false), b(false), Datum::null(), Datum::null(), Datum::null()}));
   }
@@ -106,12 +110,20 @@ std::vector<Row> classes(const CatalogSnapshot& s, const BuiltinContext&) {
   for_each_table_key(s, [&](const Item& table, size_t k, const TableKey& key) {
     const Schema* schema = schema_of(s, table);
     rows.push_back(make_row({oid(key_index_oid(table.id, k)), str(key.name), oid(schema ? schema_oid(schema->id) : 0),
-                             oid(0), oid(0), oid(owner_oid(table)), oid(0), oid(0), oid(0), oid(0), b(false),
+                             oid(0), oid(0), oid(owner_oid(table)), oid(kHashAmOid), oid(0), oid(0), oid(0), b(false),
                              str("p"), str("i"), i2(static_cast<int>(key.columns.size())), i2(0), b(false), b(false),
                              b(false), b(false), str("n"), b(false), b(false), Datum::null(), Datum::null(),
                              Datum::null()}));
   });
   return rows;
+}
+
+Row attribute_row(uint32_t rel, const std::string& name, const ColumnType& type, size_t attnum, bool not_null,
+                  bool has_default) {
+  return make_row({oid(rel), str(name), oid(type_oid(type.id)), i2(type_len(type.id)), i2(static_cast<int>(attnum)),
+                   Datum::from_int32(type.typmod), b(not_null), b(has_default), str(""), str(""), b(false),
+                   oid(collation_of(type.id)), str(storage_of(type.id)), str(""), Datum::from_int32(-1),
+                   Datum::null(), Datum::null()});
 }
 
 std::vector<Row> attributes(const CatalogSnapshot& s, const BuiltinContext&) {
@@ -121,11 +133,32 @@ std::vector<Row> attributes(const CatalogSnapshot& s, const BuiltinContext&) {
     // view's inferred non-nullability is mz_columns.nullable).
     bool not_null = info && info->not_null;
     bool has_default = info && info->default_sql.has_value();
-    rows.push_back(make_row({oid(item_oid(item.id)), str(col.name), oid(type_oid(col.type.id)), i2(type_len(col.type.id)),
-                             i2(static_cast<int>(c + 1)), Datum::from_int32(col.type.typmod), b(not_null),
-                             b(has_default), str(""), str(""), b(false), oid(collation_of(col.type.id)),
-                             str(storage_of(col.type.id)), str(""), Datum::from_int32(-1), Datum::null(),
-                             Datum::null()}));
+    rows.push_back(attribute_row(item_oid(item.id), col.name, col.type, c + 1, not_null, has_default));
+  });
+  // An index's columns are its keys, named as PostgreSQL names them: the
+  // column's name, or expr, expr1, ... for expressions.
+  for (const Item* item : s.items()) {
+    const IndexDetails* d = item->index();
+    const Item* on = d ? s.item(d->on) : nullptr;
+    if (on == nullptr) continue;
+    int exprs = 0;
+    for (size_t k = 0; k < d->keys.size(); ++k) {
+      const IndexKey& key = d->keys[k];
+      if (key.column) {
+        const Column& col = on->desc.columns[*key.column];
+        rows.push_back(attribute_row(item_oid(item->id), col.name, col.type, k + 1, false, false));
+      } else {
+        std::string name = exprs == 0 ? "expr" : "expr" + std::to_string(exprs);
+        ++exprs;
+        rows.push_back(attribute_row(item_oid(item->id), name, key.type, k + 1, false, false));
+      }
+    }
+  }
+  for_each_table_key(s, [&](const Item& table, size_t k, const TableKey& key) {
+    for (size_t c = 0; c < key.columns.size(); ++c) {
+      const Column& col = table.desc.columns[key.columns[c]];
+      rows.push_back(attribute_row(key_index_oid(table.id, k), col.name, col.type, c + 1, false, false));
+    }
   });
   return rows;
 }
@@ -176,12 +209,14 @@ std::vector<Row> indexes(const CatalogSnapshot& s, const BuiltinContext&) {
     if (d == nullptr) continue;
     int n = static_cast<int>(d->keys.size());
     rows.push_back(make_row({oid(item_oid(item->id)), oid(item_oid(d->on)), i2(n), i2(n), b(false), b(false),
-                             b(false), b(true), b(false), b(true), b(true), b(false)}));
+                             b(false), b(true), b(false), b(true), b(true), b(false), b(true), b(false),
+                             Datum::null(), Datum::null()}));
   }
   for_each_table_key(s, [&](const Item& table, size_t k, const TableKey& key) {
     int n = static_cast<int>(key.columns.size());
     rows.push_back(make_row({oid(key_index_oid(table.id, k)), oid(item_oid(table.id)), i2(n), i2(n), b(true),
-                             b(key.primary), b(false), b(true), b(false), b(true), b(true), b(false)}));
+                             b(key.primary), b(false), b(true), b(false), b(true), b(true), b(false), b(true), b(false),
+                             Datum::null(), Datum::null()}));
   });
   return rows;
 }
@@ -220,6 +255,10 @@ std::vector<Row> collations(const CatalogSnapshot& s, const BuiltinContext&) {
 }
 
 std::vector<Row> empty(const CatalogSnapshot&, const BuiltinContext&) { return {}; }
+
+std::vector<Row> access_methods(const CatalogSnapshot&, const BuiltinContext&) {
+  return {make_row({oid(kHashAmOid), str("hash"), str("i")}), make_row({oid(kArrangementAmOid), str("arrangement"), str("i")})};
+}
 
 // information_schema
 
@@ -299,8 +338,11 @@ void add_pg_catalog_relations(std::vector<BuiltinRelation>& out) {
                   {"indnkeyatts", T::kInt2, false}, {"indisunique", T::kBool, false},
                   {"indisprimary", T::kBool, false}, {"indisclustered", T::kBool, false},
                   {"indisvalid", T::kBool, false}, {"indcheckxmin", T::kBool, false}, {"indisready", T::kBool, false},
-                  {"indislive", T::kBool, false}, {"indisreplident", T::kBool, false}}, indexes});
-  out.push_back({pg, "pg_am", {{"oid", T::kOid, false}, {"amname", T::kText, false}, {"amtype", T::kText, false}}, empty});
+                  {"indislive", T::kBool, false}, {"indisreplident", T::kBool, false},
+                  {"indimmediate", T::kBool, false}, {"indnullsnotdistinct", T::kBool, false},
+                  {"indexprs", T::kText, true}, {"indpred", T::kText, true}}, indexes});
+  out.push_back({pg, "pg_am", {{"oid", T::kOid, false}, {"amname", T::kText, false}, {"amtype", T::kText, false}},
+                 access_methods});
   out.push_back({pg, "pg_roles",
                  {{"oid", T::kOid, false}, {"rolname", T::kText, false}, {"rolsuper", T::kBool, false},
                   {"rolinherit", T::kBool, false}, {"rolcreaterole", T::kBool, false},

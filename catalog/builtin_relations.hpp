@@ -28,6 +28,8 @@
 // persisted and never reused, and OIDs are pure functions of ids, so they
 // are the same after a restart. Ranges (all below 2^31):
 //   roles          mz_system 16661, materialize 16662 (no role catalog yet)
+//   access methods arrangement 16663 (CREATE INDEX), hash 405 (the index
+//                  enforcing a table key, PostgreSQL's OID)
 //   database       materialize 16384
 //   system schemas 16385 + n for s<n> (pg_catalog s2 = 16387, ...)
 //   system items   16400 + n for s<n> (builtins are registered in a fixed
@@ -61,6 +63,8 @@ class Catalog;
 inline constexpr uint32_t kMzSystemRoleOid = 16661;
 inline constexpr uint32_t kMaterializeRoleOid = 16662;
 inline constexpr uint32_t kMaterializeDatabaseOid = 16384;
+inline constexpr uint32_t kArrangementAmOid = 16663;
+inline constexpr uint32_t kHashAmOid = 405;
 inline constexpr const char* kMzSystemRoleId = "s1";
 inline constexpr const char* kMaterializeRoleId = "u1";
 inline constexpr const char* kMaterializeDatabaseId = "u1";

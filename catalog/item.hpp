@@ -64,6 +64,7 @@ struct TableDetails {
 struct IndexKey {
   std::string sql;                // the key expression as SQL text
   std::optional<size_t> column;   // set when the key is a plain column of `on`
+  ColumnType type;                // the key's type (pg_attribute of the index)
 
   bool operator==(const IndexKey&) const = default;
 };

@@ -204,6 +204,7 @@ Result<catalog::ItemSpec> index_spec(const catalog::CatalogSnapshot& snapshot, c
   std::string generated = on->name.item;
   for (size_t i = 0; i < key.size(); ++i) {
     catalog::IndexKey k;
+    k.type = key[i].type();
     if (auto* col = std::get_if<ColumnRef>(&key[i].node)) {
       k.column = col->index;
       k.sql = sql::quote_ident(on->desc.columns[col->index].name);
@@ -448,13 +449,13 @@ catalog::PartialName partial_name(const sql::ObjectName& name) {
 }
 
 Result<ColumnType> column_type_of(const sql::TypeName& type) {
-  if (type.array_dims > 0) return Status::error(sqlstate::kFeatureNotSupported, "array types are not supported yet");
   std::string name;
   for (size_t i = 0; i < type.name.size(); ++i) {
     if (type.name.size() == 2 && i == 0 && (type.name[0] == "pg_catalog" || type.name[0] == "mz_catalog")) continue;
     if (!name.empty()) name += ".";
     name += type.name[i];
   }
+  if (type.array_dims > 0) name += "[]";  // int[][] is int[], as in PostgreSQL
   return type_from_name(name, type.modifiers);
 }
 

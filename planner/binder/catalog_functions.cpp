@@ -32,10 +32,12 @@ const std::map<std::pair<std::string, size_t>, std::string>& definitions() {
       {{"pg_get_indexdef", 3},
        "CASE WHEN $2 = 0 THEN COALESCE((SELECT mz_i.create_sql FROM mz_catalog.mz_indexes mz_i WHERE mz_i.oid = $1), "
        "(SELECT mz_k.index_definition FROM mz_internal.mz_table_keys mz_k WHERE mz_k.index_oid = $1)) "
-       "ELSE (SELECT COALESCE(mz_k.on_expression, mz_col.name) FROM mz_catalog.mz_indexes mz_i "
+       "ELSE COALESCE((SELECT COALESCE(mz_k.on_expression, mz_col.name) FROM mz_catalog.mz_indexes mz_i "
        "JOIN mz_catalog.mz_index_columns mz_k ON mz_k.index_id = mz_i.id "
        "LEFT JOIN mz_catalog.mz_columns mz_col ON mz_col.id = mz_i.on_id AND mz_col.position = mz_k.on_position "
-       "WHERE mz_i.oid = $1 AND mz_k.index_position = $2) END"},
+       "WHERE mz_i.oid = $1 AND mz_k.index_position = $2), "
+       "(SELECT split_part(mz_k.columns, ', ', $2) FROM mz_internal.mz_table_keys mz_k "
+       "WHERE mz_k.index_oid = $1 AND $2 > 0)) END"},
       {{"pg_get_viewdef", 1},
        "(SELECT mz_v.definition FROM (SELECT oid, definition FROM mz_catalog.mz_views UNION ALL "
        "SELECT oid, definition FROM mz_catalog.mz_materialized_views) mz_v WHERE mz_v.oid = $1)"},
