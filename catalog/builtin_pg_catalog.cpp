@@ -64,7 +64,11 @@ std::string typname(TypeId t) {
     case T::kUnknown: return "unknown";
     default: break;
   }
-  if (is_array_type(t)) return "_" + typname(array_element_type(t));
+  if (is_array_type(t)) {
+    std::string name = "_";
+    name += typname(array_element_type(t));
+    return name;
+  }
   return "unknown";
 }
 

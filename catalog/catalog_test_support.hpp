@@ -83,7 +83,7 @@ inline ItemSpec index_spec(const std::string& name, ItemId on, ClusterId cluster
   spec.create_sql = "CREATE INDEX " + name + " IN CLUSTER quickstart ON x (a)";
   spec.desc = int_columns({"a"});
   spec.cluster = cluster;
-  spec.details = IndexDetails{on, {IndexKey{"a", 0}}};
+  spec.details = IndexDetails{on, {IndexKey{"a", 0, ColumnType{TypeId::kInt4}}}};
   return spec;
 }
 
