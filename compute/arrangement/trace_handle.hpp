@@ -46,6 +46,13 @@ class TraceHandle {
     return *this;
   }
 
+  // A reader's hold at `since` on a published trace whose snapshot it has
+  // found exact at `since` (a fast-path read continuing off the caller's
+  // thread, compute/runtime/offloaded_peek.hpp).
+  static TraceHandle hold(std::shared_ptr<TracePublication> publication, Timestamp since) {
+    return TraceHandle(std::move(publication), since);
+  }
+
   bool valid() const { return publication_ != nullptr; }
 
   // REQUIRES valid() for the rest.

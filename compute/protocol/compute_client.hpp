@@ -19,6 +19,7 @@
 #include "compute/protocol/command.hpp"
 #include "compute/protocol/response.hpp"
 #include "compute/runtime/index_scan.hpp"
+#include "compute/runtime/offloaded_peek.hpp"
 
 namespace tandem::compute {
 
@@ -37,6 +38,16 @@ class ComputeClient {
   // command is involved: nothing to cancel, no response queued. A client in
   // another process answers nullopt.
   virtual std::optional<PeekResponse> peek_if_ready(const Peek& /*peek*/, std::size_t /*inline_budget*/) {
+    return std::nullopt;
+  }
+  // peek_if_ready with offload (DESIGN §6): when the time is sealed, walks
+  // at most `inline_budget` cursor positions here and, if the walk is not
+  // done, with `offload` moves the rest of it to the offload pool (answered
+  // through the returned OffloadedPeek); without `offload` (or with no pool,
+  // or a full pool) a literal-key lookup walks to its end here and a larger
+  // full scan is declined as by peek_if_ready. nullopt: send() the Peek.
+  virtual std::optional<ReadyPeek> walk_if_ready(const Peek& /*peek*/, std::size_t /*inline_budget*/,
+                                                 bool /*offload*/) {
     return std::nullopt;
   }
   // The streaming form of peek_if_ready for a full scan (no literal keys)

@@ -2,11 +2,21 @@
 
 #include "common/eval_context.hpp"
 #include "compute/dataflow/error_row.hpp"
+#include "compute/runtime/peek_reader.hpp"
+
+#include <algorithm>
 
 namespace tandem::compute {
 
 IndexScan::IndexScan(const Peek& peek, std::vector<Part> parts)
-    : time_(peek.time), mfp_(peek.mfp), parts_(std::move(parts)) {}
+    : time_(peek.time), mfp_(peek.mfp), parts_(std::move(parts)) {
+  if (peek.literal_keys) {
+    keys_.emplace();
+    for (const Row& k : *peek.literal_keys) keys_->push_back(normalize_key(k));
+    std::sort(keys_->begin(), keys_->end());
+    keys_->erase(std::unique(keys_->begin(), keys_->end()), keys_->end());
+  }
+}
 
 Result<std::unique_ptr<IndexScan>> IndexScan::open(const Peek& peek, std::vector<Part> parts) {
   for (const Part& part : parts) {
@@ -26,9 +36,30 @@ void IndexScan::start_part() {
   cursor_.reset();
   for (; part_ < parts_.size(); ++part_) {
     cursor_ = std::make_unique<CursorList>(parts_[part_].first->batches);
-    if (cursor_->key_valid()) return;
+    key_ = 0;
+    if (seek_present_key()) return;
   }
   cursor_.reset();
+}
+
+bool IndexScan::seek_present_key() {
+  if (!keys_) return cursor_->key_valid();
+  for (; key_ < keys_->size(); ++key_) {
+    const std::string_view key = (*keys_)[key_].bytes();
+    cursor_->seek_key(key);
+    if (!cursor_->key_valid()) return false;
+    if (cursor_->key() == key) return true;
+  }
+  return false;
+}
+
+bool IndexScan::advance_key() {
+  if (!keys_) {
+    cursor_->step_key();
+    return cursor_->key_valid();
+  }
+  ++key_;
+  return seek_present_key();
 }
 
 Result<std::vector<std::pair<Row, Diff>>> IndexScan::next(std::size_t fuel) {
@@ -39,7 +70,8 @@ Result<std::vector<std::pair<Row, Diff>>> IndexScan::next(std::size_t fuel) {
     CursorList& cursor = *cursor_;
     // One (key, val) position per unit of fuel; the cursor stays where the
     // fuel ran out.
-    while (cursor.key_valid() && fuel > 0) {
+    bool more = true;
+    while (more && fuel > 0) {
       for (; cursor.val_valid() && fuel > 0; cursor.step_val(), --fuel) {
         Diff sum = 0;
         cursor.for_each_time([&](Timestamp t, Diff d) {
@@ -60,9 +92,9 @@ Result<std::vector<std::pair<Row, Diff>>> IndexScan::next(std::size_t fuel) {
           out = Row();
         }
       }
-      if (!cursor.val_valid()) cursor.step_key();
+      if (!cursor.val_valid()) more = advance_key();
     }
-    if (!cursor.key_valid()) {
+    if (!more) {
       ++part_;
       start_part();
     }

@@ -1,6 +1,10 @@
-// IndexScan: a fast-path full scan of a sealed, published index, read in
-// pieces so its rows can stream to a client while the scan goes on (issue 5
-// item 5) instead of being collected into one PeekResponse first.
+// IndexScan: a fast-path walk of a sealed, published index, read in pieces:
+// a full scan whose rows stream to a client while the scan goes on (issue 5
+// item 5) instead of being collected into one PeekResponse first, or a
+// literal-key lookup walked for a budget of positions at a time, inline and
+// then on the offload pool (offloaded_peek.hpp). With literal keys the walk
+// visits the keys in sorted order in each part, exactly as read_peek does,
+// so the rows of a walk split anywhere are read_peek's rows.
 //
 // Runtime::scan_if_ready opens one when the peek's time is sealed on every
 // part of the index (since <= time < upper on the data and error traces).
@@ -22,6 +26,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -38,7 +43,7 @@ class IndexScan {
  public:
   using Part = IndexPart;  // oks, errs
 
-  // REQUIRES: !peek.literal_keys; since <= peek.time < upper on every part.
+  // REQUIRES: since <= peek.time < upper on every part.
   static Result<std::unique_ptr<IndexScan>> open(const Peek& peek, std::vector<Part> parts);
 
   ~IndexScan() {
@@ -56,11 +61,18 @@ class IndexScan {
   IndexScan(const Peek& peek, std::vector<Part> parts);
   // Positions cursor_ on part_ (or past the last part).
   void start_part();
+  // Positions the cursor on the next key to walk in the current part (the
+  // next literal key present, from key_ on); false when there is none.
+  bool seek_present_key();
+  // Moves past the current key; false when the part has no more to walk.
+  bool advance_key();
 
   Timestamp time_;
   MfpEvaluator mfp_;
   std::vector<Part> parts_;
+  std::optional<std::vector<Row>> keys_;  // literal keys: normalized, sorted, unique
   std::size_t part_ = 0;
+  std::size_t key_ = 0;  // into keys_, in the current part
   std::unique_ptr<CursorList> cursor_;
   std::function<void()> on_close_;
 };

@@ -11,7 +11,8 @@
 
 namespace tandem::compute {
 
-std::optional<std::vector<IndexScan::Part>> Runtime::sealed_parts(const Peek& peek) {
+std::optional<std::vector<IndexScan::Part>> Runtime::sealed_parts(
+    const Peek& peek, std::vector<PublicationRegistry::Part>* publications) {
   auto parts = publications_.parts(peek.target);
   if (!parts) return std::nullopt;
   std::vector<IndexScan::Part> snapshots;
@@ -25,6 +26,7 @@ std::optional<std::vector<IndexScan::Part>> Runtime::sealed_parts(const Peek& pe
     if (peek.time < oks->since || peek.time < errs->since) return std::nullopt;
     snapshots.emplace_back(std::move(oks), std::move(errs));
   }
+  if (publications) *publications = std::move(*parts);
   return snapshots;
 }
 

@@ -9,7 +9,8 @@ Runtime::Runtime(RuntimeOptions options)
       peek_log_(std::make_shared<logging::PeekLog>()),
       peeks_(std::max<std::size_t>(1, options.workers), &responses_),
       frontiers_(std::max<std::size_t>(1, options.workers), &responses_),
-      sinks_(std::max<std::size_t>(1, options.workers), &responses_) {
+      sinks_(std::max<std::size_t>(1, options.workers), &responses_),
+      offload_pool_(options.offload_pool) {
   const std::size_t n = std::max<std::size_t>(1, options.workers);
   // Log indexes are named by their relation; the rest as the owner prints them.
   logging::IdFormatter format_id = [user = options.format_id](GlobalId id) {

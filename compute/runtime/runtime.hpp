@@ -28,6 +28,7 @@
 #include "compute/logging/worker_logger.hpp"
 #include "compute/protocol/compute_client.hpp"
 #include "compute/runtime/input_handle.hpp"
+#include "compute/runtime/offload_pool.hpp"
 #include "compute/runtime/peek_tracker.hpp"
 #include "compute/runtime/publication_registry.hpp"
 #include "compute/runtime/response_queue.hpp"
@@ -47,6 +48,9 @@ struct RuntimeOptions {
   // How compute ids are printed in the logs (export_id, object_id); by
   // default the bare number.
   logging::IdFormatter format_id;
+  // Where fast-path walks past the inline budget continue (walk_if_ready);
+  // shared by every runtime of the process. None: they walk inline.
+  std::shared_ptr<OffloadPool> offload_pool;
 };
 
 class Runtime final : public ComputeClient {
@@ -63,15 +67,21 @@ class Runtime final : public ComputeClient {
   // publication_registry.hpp); nullopt otherwise.
   std::optional<PeekResponse> peek_if_ready(const Peek& peek, std::size_t inline_budget) override;
   std::optional<Result<std::unique_ptr<IndexScan>>> scan_if_ready(const Peek& peek) override;
+  // offloaded_walk.cpp
+  std::optional<ReadyPeek> walk_if_ready(const Peek& peek, std::size_t inline_budget, bool offload) override;
 
   // REQUIRES: no input or index with this id exists yet.
   std::shared_ptr<InputHandle> create_input(GlobalId id);
   std::size_t workers() const { return workers_.size(); }
+  // Every worker's publication of index `id` once all have published.
+  std::optional<std::vector<PublicationRegistry::Part>> published(GlobalId id) const { return publications_.parts(id); }
 
  private:
   // The snapshots of every part of `peek.target` when its time is sealed
   // and readable on all of them; nullopt otherwise.
-  std::optional<std::vector<IndexScan::Part>> sealed_parts(const Peek& peek);
+  // With `publications`, also the publications the snapshots came from.
+  std::optional<std::vector<IndexScan::Part>> sealed_parts(
+      const Peek& peek, std::vector<PublicationRegistry::Part>* publications = nullptr);
   void wake(std::size_t worker) { workers_[worker]->wake(); }
 
   const std::string name_;
@@ -82,6 +92,7 @@ class Runtime final : public ComputeClient {
   FrontierTracker frontiers_;
   SinkTracker sinks_;
   PublicationRegistry publications_;
+  const std::shared_ptr<OffloadPool> offload_pool_;
   std::vector<std::unique_ptr<Worker>> workers_;
 
   std::mutex mutex_;  // serialises send() and guards the registries below

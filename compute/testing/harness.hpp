@@ -34,7 +34,8 @@ inline Row random_row(std::mt19937_64& rng) {
 
 class Harness {
  public:
-  Harness(std::size_t workers, const std::vector<GlobalId>& sources) : runtime_(RuntimeOptions{workers}) {
+  Harness(std::size_t workers, const std::vector<GlobalId>& sources) : Harness(RuntimeOptions{workers}, sources) {}
+  Harness(RuntimeOptions options, const std::vector<GlobalId>& sources) : runtime_(std::move(options)) {
     for (const GlobalId id : sources) {
       inputs_[id] = runtime_.create_input(id);
       model_.sources[id];
