@@ -108,6 +108,8 @@ class Adapter {
     // compute_index_peek_inline_budget, when already known (else read from
     // the catalog).
     std::optional<int64_t> inline_budget;
+    // enable_compute_index_peek_offload, likewise.
+    std::optional<bool> offload;
   };
   Result<TimedPlan> plan_timed(const catalog::SearchPath& path, const std::string& cluster, const sql::Query& query,
                                std::vector<ColumnType> param_types, const Row& params, const ReadTiming& timing);
@@ -138,6 +140,11 @@ class Adapter {
   // Peeks a planned read at its timestamp (peek_query's second half).
   boost::asio::awaitable<Result<PeekedRows>> peek_timed(TimedPlan timed, CancelToken& cancel,
                                                         bool may_stream = false);
+  // Waits, without blocking this thread, for a fast-path walk that moved to
+  // the offload pool; a cancel request or statement_timeout cancels it
+  // (offloaded_read.cpp).
+  boost::asio::awaitable<compute::PeekResponse> await_offloaded(std::shared_ptr<compute::OffloadedPeek> walk,
+                                                                CancelToken& cancel);
   // ---- prepared lookups (prepared_read.cpp)
   // The statement's cached read plan for the session's catalog, database,
   // search_path and cluster, planned now if the cache is stale; nullptr when

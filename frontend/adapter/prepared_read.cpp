@@ -30,6 +30,7 @@ std::shared_ptr<const CachedRead> Adapter::cached_read(const Session& session, c
   entry->cluster_id = (*resolved)->id;
   entry->inline_budget = snapshot->system_vars().get_int(catalog::kComputeIndexPeekInlineBudget);
   entry->max_result_size = snapshot->system_vars().get_bytes(catalog::kMaxResultSize);
+  entry->offload = snapshot->system_vars().get_bool(catalog::kEnableComputeIndexPeekOffload);
   SessionCatalog reader(snapshot, search_path_of(session.database(), search_path), entry->cluster_id);
   std::vector<ColumnType> types = statement.param_types;
   planner::PlanContext ctx;
@@ -55,6 +56,7 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_lookup(const CachedRead& ca
   timed.inputs = {lookup.index_id};
   timed.cluster_id = cached.cluster_id;
   timed.inline_budget = cached.inline_budget;
+  timed.offload = cached.offload;
   auto determination = determine_timestamp(timed.inputs, timing, coordinator_->read_ts());
   if (!determination.ok()) co_return determination.status();
   timed.determination = std::move(*determination);

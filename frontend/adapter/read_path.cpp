@@ -22,6 +22,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "frontend/adapter/adapter.hpp"
+#include "frontend/adapter/await_callback.hpp"
 #include "frontend/adapter/catalog_ops.hpp"
 #include "frontend/adapter/index_scan_stream.hpp"
 #include "frontend/adapter/session_catalog.hpp"
@@ -34,22 +35,6 @@ using asio::awaitable;
 using asio::use_awaitable;
 
 namespace {
-
-// Adapts a callback-style operation to an awaitable. The callback may run
-// on any thread; the awaiting coroutine resumes on its own executor, never
-// inside the callback (so the caller's stack unwinds first).
-template <class Value, class Start>
-awaitable<Value> await_callback(Start start) {
-  return asio::async_initiate<decltype(use_awaitable), void(Value)>(
-      [start = std::move(start)](auto handler) mutable {
-        auto shared = std::make_shared<decltype(handler)>(std::move(handler));
-        auto executor = asio::get_associated_executor(*shared);
-        start([shared, executor](Value v) {
-          asio::post(executor, [shared, v = std::move(v)]() mutable { std::move(*shared)(std::move(v)); });
-        });
-      },
-      use_awaitable);
-}
 
 // The collections a plan reads: what its timestamp must be valid for.
 std::vector<compute::GlobalId> inputs_of(const planner::ReadPlan& plan) {
@@ -73,6 +58,12 @@ ExecResult with_stashed(ExecResult r, StashedResult stashed) {
   r.tag += " " + std::to_string(stashed.rows.size());
   r.rows = std::move(stashed.rows);
   return r;
+}
+
+// Why a peek answered Canceled: the statement's cancellation.
+Status canceled_status(const CancelToken& cancel) {
+  Status why = cancel.check();
+  return why.is_ok() ? Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request") : why;
 }
 
 bool picks_transaction_ts(const Session& session, const ReadTiming& timing) {
@@ -176,13 +167,28 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, Canc
     peek.target = existing.index_id;
     peek.literal_keys = std::move(existing.literal_keys);
     peek.mfp = std::move(existing.mfp);
-    // Sealed already: answered on this thread, no hand-off.
-    int64_t budget = timed.inline_budget ? *timed.inline_budget
-                                         : catalog_->snapshot()->system_vars().get_int(
-                                               catalog::kComputeIndexPeekInlineBudget);
-    if (auto response = coordinator_->peek_if_ready(cluster_id, peek, static_cast<size_t>(std::max<int64_t>(0, budget)))) {
-      if (response->kind == compute::PeekResponse::Kind::kError) co_return response->error;
-      out.rows = std::move(response->rows);
+    // Sealed already: walked on this thread for the inline budget, no
+    // hand-off; a longer walk continues on the offload pool (a full scan
+    // that may stream streams instead).
+    if (!timed.inline_budget || !timed.offload) {
+      auto snapshot = catalog_->snapshot();
+      if (!timed.inline_budget) timed.inline_budget = snapshot->system_vars().get_int(catalog::kComputeIndexPeekInlineBudget);
+      if (!timed.offload) timed.offload = snapshot->system_vars().get_bool(catalog::kEnableComputeIndexPeekOffload);
+    }
+    const bool offload = *timed.offload && (peek.literal_keys || !stream);
+    if (auto ready = coordinator_->walk_if_ready(cluster_id, peek,
+                                                 static_cast<size_t>(std::max<int64_t>(0, *timed.inline_budget)),
+                                                 offload)) {
+      // (Not a conditional expression: g++ 12 miscompiles co_await in one.)
+      compute::PeekResponse response;
+      if (ready->response) {
+        response = std::move(*ready->response);
+      } else {
+        response = co_await await_offloaded(std::move(ready->offloaded), cancel);
+      }
+      if (response.kind == compute::PeekResponse::Kind::kError) co_return response.error;
+      if (response.kind == compute::PeekResponse::Kind::kCanceled) co_return canceled_status(cancel);
+      out.rows = std::move(response.rows);
       co_return out;
     }
     // Too large to answer inline: streamed, when the finishing allows it.
@@ -227,10 +233,7 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, Canc
     });
   });
   if (response.kind == compute::PeekResponse::Kind::kError) co_return response.error;
-  if (response.kind == compute::PeekResponse::Kind::kCanceled) {
-    Status why = cancel.check();
-    co_return why.is_ok() ? Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request") : why;
-  }
+  if (response.kind == compute::PeekResponse::Kind::kCanceled) co_return canceled_status(cancel);
   if (response.kind == compute::PeekResponse::Kind::kSnapshots) {
     auto scan = compute::IndexScan::open(*scan_peek, std::move(response.parts));
     if (!scan.ok()) co_return scan.status();

@@ -37,6 +37,7 @@ struct CachedRead {
   catalog::ClusterId cluster_id;
   // System parameters of that catalog version.
   int64_t inline_budget = 0;    // compute_index_peek_inline_budget
+  bool offload = true;          // enable_compute_index_peek_offload
   int64_t max_result_size = 0;  // max_result_size, in bytes
   // nullopt: not a prepared lookup; planned per execution.
   std::optional<planner::PreparedLookup> lookup;

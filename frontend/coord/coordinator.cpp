@@ -96,6 +96,7 @@ Status Coordinator::add_cluster(uint64_t cluster, size_t workers) {
   options.workers = std::max<size_t>(1, workers);
   // Logs name collections as the catalog does ("u5", "t3").
   options.format_id = [](compute::GlobalId id) { return catalog::item_id_from_compute(id).to_string(); };
+  options.offload_pool = offload_pool_;
   auto runtime = std::make_unique<compute::Runtime>(std::move(options));
   runtime->set_response_waker([this, cluster] { asio::post(io_, [this, cluster] { drain_compute_responses(cluster); }); });
   // Every table becomes a source of the new runtime, with its contents as
@@ -163,6 +164,14 @@ std::optional<compute::PeekResponse> Coordinator::peek_if_ready(uint64_t cluster
   auto it = runtimes_.find(cluster);
   if (it == runtimes_.end()) return std::nullopt;
   return it->second->peek_if_ready(peek, inline_budget);
+}
+
+std::optional<compute::ReadyPeek> Coordinator::walk_if_ready(uint64_t cluster, const compute::Peek& peek,
+                                                            size_t inline_budget, bool offload) {
+  std::shared_lock lock(runtimes_mutex_);
+  auto it = runtimes_.find(cluster);
+  if (it == runtimes_.end()) return std::nullopt;
+  return it->second->walk_if_ready(peek, inline_budget, offload);
 }
 
 std::optional<Result<std::unique_ptr<compute::IndexScan>>> Coordinator::scan_if_ready(uint64_t cluster,

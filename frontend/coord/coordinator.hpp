@@ -93,6 +93,11 @@ class Coordinator {
   // (compute::ComputeClient::peek_if_ready); nullopt: submit it with peek().
   std::optional<compute::PeekResponse> peek_if_ready(uint64_t cluster, const compute::Peek& peek,
                                                      size_t inline_budget);
+  // peek_if_ready with offload (compute::ComputeClient::walk_if_ready): a
+  // walk past `inline_budget` positions continues on the process's offload
+  // pool when `offload`; nullopt: submit it with peek().
+  std::optional<compute::ReadyPeek> walk_if_ready(uint64_t cluster, const compute::Peek& peek, size_t inline_budget,
+                                                  bool offload);
   // A full scan of a sealed index, read piecewise on the calling thread
   // (compute::ComputeClient::scan_if_ready); nullopt: submit a peek.
   std::optional<Result<std::unique_ptr<compute::IndexScan>>> scan_if_ready(uint64_t cluster,
@@ -285,6 +290,8 @@ class Coordinator {
   CoordinatorOptions options_;
   std::unique_ptr<storage::ShardStore> shards_;
   std::unique_ptr<storage::TimestampOracle> oracle_;
+  // Shared by every cluster's runtime (DESIGN §2: the offload pool).
+  std::shared_ptr<compute::OffloadPool> offload_pool_ = std::make_shared<compute::OffloadPool>();
   std::map<uint64_t, std::unique_ptr<compute::Runtime>> runtimes_;
   // Changes to runtimes_ (on the coordinator thread) exclude peek_if_ready
   // callers on other threads.
