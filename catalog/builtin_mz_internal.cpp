@@ -12,6 +12,8 @@
 //  mz_internal.mz_materialization_lag         indexes and materialized views
 //  mz_internal.mz_cluster_replica_metrics     cpu and memory per replica
 //  mz_internal.mz_cluster_replica_utilization the same over the limits
+//  mz_internal.mz_interactive_admission       peek dataflows running and
+//                                             waiting per cluster, waits
 //
 // Metrics: every replica runs in this one process, so each replica's row
 // reports the whole process (process_id 0): cpu time per second over the
@@ -204,6 +206,24 @@ std::vector<Row> replica_utilization(const CatalogSnapshot& s, const BuiltinCont
   });
 }
 
+// One row per cluster with a replica (zeros before its first peek dataflow).
+std::vector<Row> interactive_admission(const CatalogSnapshot& s, const BuiltinContext& context) {
+  std::vector<Row> rows;
+  auto status = status_of(context);
+  if (!status) return rows;
+  std::map<uint64_t, InteractiveAdmissionStatus> by_cluster;
+  for (const InteractiveAdmissionStatus& a : status->admission) by_cluster[a.cluster] = a;
+  auto i64 = [](uint64_t v) { return Datum::from_int64(static_cast<int64_t>(v)); };
+  for (uint64_t cluster : replicas(s)) {
+    InteractiveAdmissionStatus a = by_cluster.count(cluster) ? by_cluster[cluster] : InteractiveAdmissionStatus{};
+    rows.push_back(make_row({str(replica_id(cluster)), i64(a.limit), i64(a.active), i64(a.queued),
+                             i64(a.admitted_total), i64(a.waited_total), i64(a.canceled_total),
+                             micros(static_cast<int64_t>(a.wait_ns_total / 1000)),
+                             micros(static_cast<int64_t>(a.wait_ns_max / 1000))}));
+  }
+  return rows;
+}
+
 }  // namespace
 
 void add_mz_internal_relations(std::vector<BuiltinRelation>& out) {
@@ -228,6 +248,12 @@ void add_mz_internal_relations(std::vector<BuiltinRelation>& out) {
                  {{"replica_id", T::kText, false}, {"process_id", T::kInt8, false}, {"cpu_percent", T::kFloat8, true},
                   {"memory_percent", T::kFloat8, true}, {"disk_percent", T::kFloat8, true},
                   {"heap_percent", T::kFloat8, true}}, replica_utilization});
+  out.push_back({mi, "mz_interactive_admission",
+                 {{"cluster_id", T::kText, false}, {"max_concurrent", T::kInt8, false}, {"active", T::kInt8, false},
+                  {"queued", T::kInt8, false}, {"admitted_total", T::kInt8, false},
+                  {"waited_total", T::kInt8, false}, {"canceled_total", T::kInt8, false},
+                  {"wait_time_total", T::kInterval, false}, {"wait_time_max", T::kInterval, false}},
+                 interactive_admission});
   out.push_back({mi, "mz_cluster_replica_metrics",
                  {{"replica_id", T::kText, false}, {"process_id", T::kInt8, false},
                   {"cpu_nano_cores", T::kInt8, true}, {"memory_bytes", T::kInt8, true},

@@ -155,3 +155,39 @@ TEST_CASE("replica metrics report the process for every replica") {
 
 }  // namespace
 }  // namespace tandem::catalog
+
+namespace tandem::catalog {
+
+TEST_CASE("mz_interactive_admission shows each cluster's running and waiting dataflows") {
+  CatalogFixture f;
+  REQUIRE(register_builtin_relations(f.catalog()).is_ok());
+  Objects o = make_objects(f);
+  auto status = status_for(o);
+  InteractiveAdmissionStatus a;
+  a.cluster = cluster_to_compute(o.cluster);
+  a.limit = 2;
+  a.active = 2;
+  a.queued = 1;
+  a.admitted_total = 9;
+  a.waited_total = 3;
+  a.canceled_total = 1;
+  a.wait_ns_total = 7'000'000;
+  a.wait_ns_max = 4'000'000;
+  status->admission.push_back(a);
+  a.cluster = cluster_to_compute(ClusterId::user(77));  // no such cluster
+  status->admission.push_back(a);
+  Rows rows = rows_of(f.catalog(), kMzInternalSchema, "mz_interactive_admission", status);
+  bool found = false;
+  for (const auto& r : rows.rows) {
+    CHECK(r[0] != ClusterId::user(77).to_string());
+    if (r[0] != o.cluster.to_string()) {
+      CHECK(r[4] == "0");  // a cluster with no peek dataflow yet
+      continue;
+    }
+    found = true;
+    CHECK(r == std::vector<std::string>{o.cluster.to_string(), "2", "2", "1", "9", "3", "1", "7000us", "4000us"});
+  }
+  CHECK(found);
+}
+
+}  // namespace tandem::catalog

@@ -57,8 +57,23 @@ struct ProcessStatus {
   int64_t memory_limit_bytes = 0;   // the machine's memory
 };
 
+// Admission control of one cluster's interactive runtime (issue 8 item 8):
+// peek dataflows running and waiting now, and totals since boot.
+struct InteractiveAdmissionStatus {
+  uint64_t cluster = 0;  // packed ClusterId = the replica
+  uint64_t limit = 0;    // max_concurrent_interactive_dataflows last applied
+  uint64_t active = 0;
+  uint64_t queued = 0;
+  uint64_t admitted_total = 0;
+  uint64_t waited_total = 0;    // of those, admitted after waiting in the queue
+  uint64_t canceled_total = 0;  // left the queue canceled
+  uint64_t wait_ns_total = 0;
+  uint64_t wait_ns_max = 0;
+};
+
 struct ControllerStatus {
   std::vector<ComputeObjectStatus> compute;
+  std::vector<InteractiveAdmissionStatus> admission;
   std::vector<CollectionFrontierStatus> frontiers;
   ProcessStatus process;
 };

@@ -14,7 +14,7 @@ constexpr int64_t kGiB = kMiB * 1024;
 constexpr int64_t kTiB = kGiB * 1024;
 
 // Sorted by name.
-constexpr std::array<VarDefinition, 11> kDefinitions = {{
+constexpr std::array<VarDefinition, 12> kDefinitions = {{
     {kAllowedClusterReplicaSizes, VarType::kString, "",
      "Comma-separated cluster sizes CREATE CLUSTER may use (empty: any)."},
     {kComputeIndexPeekInlineBudget, VarType::kInt, "1024",
@@ -33,6 +33,9 @@ constexpr std::array<VarDefinition, 11> kDefinitions = {{
      "Serve peeks from the interactive runtime."},
     {kIdleInTransactionSessionTimeout, VarType::kDuration, "2min",
      "Terminate sessions idle inside a transaction for longer than this (0: never)."},
+    {kMaxConcurrentInteractiveDataflows, VarType::kInt, "8",
+     "Peek dataflows a cluster runs at once; more wait in a FIFO queue (mz_interactive_admission).", 1,
+     INT64_MAX},
     {kMaxConnections, VarType::kInt, "5000", "Maximum number of concurrent connections.", 0,
      INT64_MAX},
     {kMaxResultSize, VarType::kBytes, "1GB", "Maximum size of a query result."},

@@ -95,6 +95,7 @@ inline constexpr const char* kEnableComputeInteractiveDataflows = "enable_comput
 inline constexpr const char* kComputeIndexPeekInlineBudget = "compute_index_peek_inline_budget";
 inline constexpr const char* kEnableComputeIndexPeekOffload = "enable_compute_index_peek_offload";
 inline constexpr const char* kMaxResultSize = "max_result_size";
+inline constexpr const char* kMaxConcurrentInteractiveDataflows = "max_concurrent_interactive_dataflows";
 inline constexpr const char* kMaxConnections = "max_connections";
 inline constexpr const char* kPersistFastPathLimit = "persist_fast_path_limit";
 inline constexpr const char* kMemoryLimit = "memory_limit";

@@ -145,6 +145,11 @@ class Adapter {
   // (offloaded_read.cpp).
   boost::asio::awaitable<compute::PeekResponse> await_offloaded(std::shared_ptr<compute::OffloadedPeek> walk,
                                                                 CancelToken& cancel);
+  // Waits for a slot for a peek dataflow on `cluster` (admission control,
+  // coord/interactive_admission.hpp); false when the statement was
+  // canceled first (read_waits.cpp). A true answer holds a slot: release it
+  // with an InteractiveAdmission::Slot.
+  boost::asio::awaitable<bool> await_admission(uint64_t cluster, CancelToken& cancel);
   // ---- prepared lookups (prepared_read.cpp)
   // The statement's cached read plan for the session's catalog, database,
   // search_path and cluster, planned now if the cache is stale; nullptr when

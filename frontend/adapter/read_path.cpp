@@ -206,6 +206,13 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, Canc
   peek.stream = stream && !peek.literal_keys;
   std::optional<compute::Peek> scan_peek;
   if (peek.stream) scan_peek.emplace(compute::Peek{0, peek.target, peek.time, std::nullopt, peek.mfp, true});
+  // A peek dataflow runs once its cluster admits it (admission control);
+  // its slot is released when the read ends.
+  std::optional<InteractiveAdmission::Slot> slot;
+  if (dataflow) {
+    if (!co_await await_admission(cluster_id, cancel)) co_return canceled_status(cancel);
+    slot.emplace(&coordinator_->admission(), cluster_id);
+  }
   // Submitted on the coordinator's thread, which keeps it until answered.
   // While it is outstanding, a cancel request or the statement's deadline
   // cancels it in compute (the response then says Canceled).

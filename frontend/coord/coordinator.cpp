@@ -153,6 +153,7 @@ void Coordinator::track_hydration(uint64_t cluster, const compute::DataflowDescr
 std::shared_ptr<const catalog::ControllerStatus> Coordinator::controller_status() const {
   auto status = std::make_shared<catalog::ControllerStatus>();
   status->compute = hydration_.statuses();
+  status->admission = admission_.stats();
   status->frontiers = frontiers_.all();
   status->process = process_metrics_.status();
   return status;

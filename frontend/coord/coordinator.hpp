@@ -43,6 +43,7 @@
 #include "compute/runtime/runtime.hpp"
 #include "frontend/coord/frontiers.hpp"
 #include "frontend/coord/hydration_tracker.hpp"
+#include "frontend/coord/interactive_admission.hpp"
 #include "frontend/coord/process_metrics.hpp"
 #include "storage/shard_store.hpp"
 #include "storage/timestamp_oracle.hpp"
@@ -106,6 +107,8 @@ class Coordinator {
   // frontiers, every collection's since and upper, and the process's cpu
   // and memory (the mz_internal controller relations).
   std::shared_ptr<const catalog::ControllerStatus> controller_status() const;
+  // Admission control of peek dataflows, per cluster (any thread).
+  InteractiveAdmission& admission() { return admission_; }
   compute::GlobalId allocate_transient_id() { return next_transient_.fetch_add(1, std::memory_order_relaxed); }
 
   // ---- on the coordinator thread ----
@@ -298,6 +301,7 @@ class Coordinator {
   std::shared_mutex runtimes_mutex_;
   CollectionFrontiers frontiers_;
   HydrationTracker hydration_;
+  InteractiveAdmission admission_;
   ProcessMetrics process_metrics_;
   // Records the dataflow's exports with hydration_ (send()).
   void track_hydration(uint64_t cluster, const compute::DataflowDescription& desc);
