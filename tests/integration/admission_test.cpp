@@ -58,13 +58,13 @@ void wait_for(PgConn& conn, int active, int queued) {
   }
 }
 
-// A peek dataflow (count over an unindexed table) at a time about 1.5 s
+// A peek dataflow (count over an unindexed table) at a time about 3 s
 // ahead: it parks until the table's upper passes that time.
 std::string parked_count() {
   const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                        std::chrono::system_clock::now().time_since_epoch())
                        .count();
-  return "SELECT count(*) FROM t AS OF " + std::to_string(now + 1500);
+  return "SELECT count(*) FROM t AS OF " + std::to_string(now + 3000);
 }
 
 std::string result_of(PGconn* c) {
