@@ -17,14 +17,14 @@ const Cluster kSystemClusters[] = {
      "CREATE CLUSTER \"mz_catalog_server\" (SIZE = '25cc', REPLICATION FACTOR = 1)"},
 };
 
-std::string default_cluster_sql() {
-  return std::string("CREATE CLUSTER \"") + kDefaultClusterName + "\" (SIZE = '" + kDefaultClusterSize +
-         "', REPLICATION FACTOR = 1)";
+std::string default_cluster_sql(const std::string& size) {
+  return std::string("CREATE CLUSTER \"") + kDefaultClusterName + "\" (SIZE = '" + size + "', REPLICATION FACTOR = 1)";
 }
 
 }  // namespace
 
-Result<std::unique_ptr<Catalog>> Catalog::open(storage::DurableStore& store) {
+Result<std::unique_ptr<Catalog>> Catalog::open(storage::DurableStore& store, std::string default_cluster_size) {
+  if (default_cluster_size.empty()) default_cluster_size = kDefaultClusterSize;
   std::unique_ptr<Catalog> catalog(new Catalog(store));
   TANDEM_ASSIGN_OR_RETURN(CatalogStore::Loaded loaded, catalog->store_.load());
 
@@ -47,8 +47,8 @@ Result<std::unique_ptr<Catalog>> Catalog::open(storage::DurableStore& store) {
     // First boot: the default schema and cluster, persisted so that they can
     // be dropped or renamed like any user object.
     Schema public_schema{SchemaId::user(catalog->next_user_schema_), kDefaultDatabase, kPublicSchema};
-    Cluster quickstart{ClusterId::user(catalog->next_user_cluster_), kDefaultClusterName,
-                       kDefaultClusterSize, 1, default_cluster_sql()};
+    Cluster quickstart{ClusterId::user(catalog->next_user_cluster_), kDefaultClusterName, default_cluster_size, 1,
+                       default_cluster_sql(default_cluster_size)};
     CatalogStore::Batch batch;
     batch.put_schema(public_schema);
     batch.put_cluster(quickstart);

@@ -86,7 +86,9 @@ class Catalog {
   // Loads the catalog from `store`, creating the defaults (schema
   // materialize.public, cluster quickstart) on first open. `store` must
   // outlive the Catalog.
-  static Result<std::unique_ptr<Catalog>> open(storage::DurableStore& store);
+  // `default_cluster_size` (empty: the built-in default) sizes the
+  // default cluster when the catalog is first created.
+  static Result<std::unique_ptr<Catalog>> open(storage::DurableStore& store, std::string default_cluster_size = "");
 
   Catalog(const Catalog&) = delete;
   Catalog& operator=(const Catalog&) = delete;

@@ -42,6 +42,13 @@ Usage: tandemd [OPTIONS]
                            memory; the system parameter memory_limit overrides it)
   --durability MODE        strict (fsync before acknowledging a write, default) or
                            relaxed (UNSAFE: a crash may lose acknowledged writes)
+  --bootstrap-default-cluster-replica-size SIZE
+                           size of the default cluster (quickstart) when the data
+                           directory is first created (default 25cc: one worker)
+  --system-parameter-default NAME=VALUE
+                           set a system parameter at boot unless ALTER SYSTEM set
+                           it already (repeatable), e.g.
+                           enable_compute_interactive_runtime=false
   --unsafe-wall-clock-offset-ms MS
                            TESTING ONLY: shift the wall clock the timestamp oracle
                            reads by MS milliseconds (may be negative)
@@ -90,6 +97,7 @@ int usage_error(const std::string& message) {
 
 int main(int argc, char** argv) {
   tandem::frontend::ServerOptions options;
+  tandem::frontend::BootOptions boot;
   int64_t wall_clock_offset_ms = 0;
   std::uint64_t memory_limit = half_of_physical_memory();
   for (int i = 1; i < argc; ++i) {
@@ -143,6 +151,13 @@ int main(int argc, char** argv) {
       } else {
         return usage_error("invalid --durability \"" + value + "\" (strict or relaxed)");
       }
+    } else if (arg == "--bootstrap-default-cluster-replica-size") {
+      boot.default_cluster_size = value;
+    } else if (arg == "--system-parameter-default") {
+      auto at = value.find('=');
+      if (at == std::string::npos || at == 0)
+        return usage_error("invalid --system-parameter-default \"" + value + "\" (expected NAME=VALUE)");
+      boot.system_parameter_defaults.emplace_back(value.substr(0, at), value.substr(at + 1));
     } else if (arg == "--unsafe-wall-clock-offset-ms") {
       int64_t ms = 0;
       auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
@@ -188,7 +203,7 @@ int main(int argc, char** argv) {
   tandem::compute::MemoryBudget::install(budget);
   spdlog::info("memory limit for arrangements {} bytes", memory_limit);
 
-  auto adapter = tandem::frontend::Adapter::open(**store);
+  auto adapter = tandem::frontend::Adapter::open(**store, {}, boot);
   if (!adapter.ok()) {
     spdlog::critical("{}", adapter.status().message());
     return 1;

@@ -125,6 +125,27 @@ if [ -n "$PEER_DIR" ]; then
   count_slt build/spill-peer.log
 fi
 
+# The same suites with the interactive runtime off (one runtime per
+# cluster, as before issue 8), and with the default cluster on two workers
+# (both runtimes then have two): sqllogic files and SQLite's select1-5.
+run_variant() {
+  local name=$1
+  shift
+  echo "== sqllogictest and SQLite peer select1-5: $name"
+  build/bin/tandem-slt "$@" sqllogic/tests >"build/slt-$name.log" 2>&1
+  grep -E '^(FAIL|.*: [1-9][0-9]* failed)' "build/slt-$name.log" | head -20
+  tail -1 "build/slt-$name.log"
+  count_slt "build/slt-$name.log"
+  if [ -n "$PEER_DIR" ]; then
+    build/bin/tandem-slt "$@" "$PEER_DIR/select1.test" "$PEER_DIR/select2.test" "$PEER_DIR/select3.test" \
+      "$PEER_DIR/select4.test" "$PEER_DIR/select5.test" >"build/peer-$name.log" 2>&1
+    tail -1 "build/peer-$name.log"
+    count_slt "build/peer-$name.log"
+  fi
+}
+run_variant interactive-off --server-arg=--system-parameter-default=enable_compute_interactive_runtime=false
+run_variant two-workers --server-arg=--bootstrap-default-cluster-replica-size=2
+
 # tandem-bench in quick mode (issue 7): every scenario, both arms, each
 # against its own tandemd on scaled-down data (about a minute). A scenario
 # counts as passed when it produced numbers; the figures themselves are not

@@ -10,14 +10,19 @@ Trace::Trace(Timestamp lower, SpineOptions options)
       publication_(std::make_shared<TracePublication>(
           std::make_shared<const TraceSnapshot>(TraceSnapshot{{}, lower, lower}))) {}
 
+Trace::Trace(std::shared_ptr<TracePublication> placeholder, Timestamp lower, SpineOptions options)
+    : spine_(lower, options), publication_(std::move(placeholder)) {
+  publish();
+}
+
 void Trace::apply_holds() {
-  if (const auto least = publication_->least_hold()) spine_.set_logical_compaction(*least);
+  if (const auto least = publication_->claim_compaction()) spine_.set_logical_compaction(*least);
 }
 
 void Trace::publish() {
   auto snapshot = std::make_shared<const TraceSnapshot>(
       TraceSnapshot{spine_.batches(), spine_.upper(), spine_.since()});
-  publication_->publish(std::move(snapshot));
+  publication_->publish_checked(std::move(snapshot));
 }
 
 void Trace::insert(BatchPtr batch) {

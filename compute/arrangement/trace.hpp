@@ -22,6 +22,8 @@ namespace tandem::compute {
 class Trace {
  public:
   explicit Trace(Timestamp lower = kMinTimestamp, SpineOptions options = {});
+  // Adopts `placeholder` (a publication readers may already hold) in place.
+  Trace(std::shared_ptr<TracePublication> placeholder, Timestamp lower = kMinTimestamp, SpineOptions options = {});
 
   // A new reader handle holding the current logical compaction frontier.
   TraceHandle handle() { return TraceHandle(publication_, spine_.since()); }

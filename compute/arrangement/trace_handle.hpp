@@ -49,8 +49,24 @@ class TraceHandle {
   // A reader's hold at `since` on a published trace whose snapshot it has
   // found exact at `since` (a fast-path read continuing off the caller's
   // thread, compute/runtime/offloaded_peek.hpp).
+  // The hold lands at `since` or, if the owner was granted more meanwhile,
+  // there (the snapshot the reader already has stays exact either way).
   static TraceHandle hold(std::shared_ptr<TracePublication> publication, Timestamp since) {
-    return TraceHandle(std::move(publication), since);
+    TraceHandle handle;
+    handle.since_ = publication->acquire_hold_at_least(since);
+    handle.publication_ = std::move(publication);
+    return handle;
+  }
+
+  // A hold at `since` on `publication` from any thread; an empty handle if
+  // the owner may have compacted past `since` already.
+  static TraceHandle try_acquire(std::shared_ptr<TracePublication> publication, Timestamp since) {
+    TraceHandle handle;
+    if (publication->try_acquire_hold(since)) {
+      handle.publication_ = std::move(publication);
+      handle.since_ = since;
+    }
+    return handle;
   }
 
   bool valid() const { return publication_ != nullptr; }

@@ -16,9 +16,16 @@ void append_batch_updates(const BatchPtr& batch, std::vector<Update>* out) {
   }
 }
 
-ArrangeOp::ArrangeOp(bool arrange_errors, bool emit_output)
-    : Operator("Arrange", 1), oks_(std::make_shared<Trace>()), emit_output_(emit_output) {
-  if (arrange_errors) errs_ = std::make_shared<Trace>();
+namespace {
+std::shared_ptr<Trace> make_trace(std::shared_ptr<TracePublication> placeholder) {
+  return placeholder ? std::make_shared<Trace>(std::move(placeholder)) : std::make_shared<Trace>();
+}
+}  // namespace
+
+ArrangeOp::ArrangeOp(bool arrange_errors, bool emit_output, std::shared_ptr<TracePublication> oks_placeholder,
+                     std::shared_ptr<TracePublication> errs_placeholder)
+    : Operator("Arrange", 1), oks_(make_trace(std::move(oks_placeholder))), emit_output_(emit_output) {
+  if (arrange_errors) errs_ = make_trace(std::move(errs_placeholder));
 }
 
 void ArrangeOp::step() {

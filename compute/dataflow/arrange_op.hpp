@@ -35,7 +35,11 @@ struct ArrangementFeed {
 
 class ArrangeOp final : public Operator {
  public:
-  ArrangeOp(bool arrange_errors, bool emit_output);
+  // An index export may adopt placeholder publications (non-null when its
+  // runtime's registry made them before the dataflow was built; see
+  // compute/runtime/publication_registry.hpp).
+  ArrangeOp(bool arrange_errors, bool emit_output, std::shared_ptr<TracePublication> oks_placeholder = nullptr,
+            std::shared_ptr<TracePublication> errs_placeholder = nullptr);
   void step() override;
 
   Trace& trace() { return *oks_; }

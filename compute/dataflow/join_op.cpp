@@ -18,12 +18,13 @@ std::vector<Update> take_before(std::vector<Update>& pending, Timestamp bound) {
   return taken;
 }
 
-JoinOp::JoinOp(const std::shared_ptr<Trace>& lhs, const std::shared_ptr<Trace>& rhs)
-    : Operator("Join", 2), lhs_(lhs), rhs_(rhs), lhs_hold_(lhs->handle()), rhs_hold_(rhs->handle()) {}
+JoinOp::JoinOp(TraceHandle lhs, TraceHandle rhs, TimeBounds bounds)
+    : Operator("Join", 2), lhs_hold_(std::move(lhs)), rhs_hold_(std::move(rhs)), bounds_(bounds) {}
 
-void JoinOp::join_delta(std::vector<Update>& delta, Trace& trace, Timestamp bound, bool delta_is_lhs) {
+void JoinOp::join_delta(std::vector<Update>& delta, const TraceHandle& trace, Timestamp bound, bool delta_is_lhs) {
   if (delta.empty()) return;
-  CursorList cursor(trace.spine().batches());
+  const std::shared_ptr<const TraceSnapshot> snapshot = trace.snapshot();
+  CursorList cursor(snapshot->batches);
   std::vector<std::tuple<std::string_view, Timestamp, Diff>> matches;
   for (std::size_t i = 0; i < delta.size();) {
     std::size_t j = i;
@@ -35,7 +36,8 @@ void JoinOp::join_delta(std::vector<Update>& delta, Trace& trace, Timestamp boun
       for (; cursor.val_valid(); cursor.step_val()) {
         const std::string_view val = cursor.val();
         cursor.for_each_time([&](Timestamp t, Diff d) {
-          if (t < bound) matches.emplace_back(val, t, d);
+          t = std::max(t, bounds_.as_of);
+          if (t < bound && bounds_.admits(t)) matches.emplace_back(val, t, d);
         });
       }
       for (std::size_t k = i; k < j; ++k) {
@@ -56,8 +58,8 @@ void JoinOp::step() {
   if (j1 <= done_) return;
   std::vector<Update> d_lhs = take_before(inputs_[0].pending.oks, j1);
   std::vector<Update> d_rhs = take_before(inputs_[1].pending.oks, j1);
-  join_delta(d_lhs, *rhs_, j1, /*delta_is_lhs=*/true);
-  join_delta(d_rhs, *lhs_, done_, /*delta_is_lhs=*/false);
+  join_delta(d_lhs, rhs_hold_, j1, /*delta_is_lhs=*/true);
+  join_delta(d_rhs, lhs_hold_, done_, /*delta_is_lhs=*/false);
   done_ = j1;
   if (j1 != kMaxTimestamp) {
     lhs_hold_.set_logical_compaction(j1 - 1);

@@ -14,31 +14,37 @@
 // < j1 and at least one >= j0 is counted exactly once, so the output is the
 // exact change of A ⋈ B over [j0, j1).
 // Holds: the join holds both traces at j0 - 1 (times below may be advanced
-// to it but stay distinguishable from j0). Reading the trace filters out
-// times >= j1 that a faster input already sealed.
+// to it but stay distinguishable from j0). Reading a trace (its latest
+// published snapshot) filters out times >= j1 that a faster input already
+// sealed.
 // Output row: lhs row ++ rhs row. Errors of both inputs pass through.
 // Threading: per worker.
 #pragma once
 
 #include "compute/arrangement/trace_handle.hpp"
 #include "compute/dataflow/arrange_op.hpp"
+#include "compute/dataflow/source_op.hpp"
 
 namespace tandem::compute {
 
 class JoinOp final : public Operator {
  public:
-  JoinOp(const std::shared_ptr<Trace>& lhs, const std::shared_ptr<Trace>& rhs);
+  // Handles on the two arrangements (this worker's own traces, or another
+  // runtime's published ones), each holding at most the dataflow's as_of.
+  // `bounds`: the dataflow's as_of/until, applied to what is read from the
+  // traces as the inputs apply it to their streams (an imported index's
+  // trace holds times before as_of, which its import emitted at as_of).
+  JoinOp(TraceHandle lhs, TraceHandle rhs, TimeBounds bounds = {});
   void step() override;
 
  private:
   // Joins sorted `delta` against `trace` (times < bound). `delta_is_lhs`
   // says which side delta is, for the output column order.
-  void join_delta(std::vector<Update>& delta, Trace& trace, Timestamp bound, bool delta_is_lhs);
+  void join_delta(std::vector<Update>& delta, const TraceHandle& trace, Timestamp bound, bool delta_is_lhs);
 
-  std::shared_ptr<Trace> lhs_;
-  std::shared_ptr<Trace> rhs_;
   TraceHandle lhs_hold_;
   TraceHandle rhs_hold_;
+  TimeBounds bounds_;
   Timestamp done_ = kMinTimestamp;  // j0
 };
 

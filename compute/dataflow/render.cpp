@@ -30,11 +30,12 @@ class Renderer {
       auto it = objects_.find(exp.on_id);
       if (it == objects_.end())
         return Status::error(sqlstate::kInternalError, "index export on an object the dataflow does not build");
-      ArrangeOp* arranged = arrange(it->second, exp.key, /*skip_null_keys=*/false, /*export=*/true);
+      ArrangeOp* arranged = arrange_export(it->second, exp);
       out.exports.push_back(RenderedExport{exp.index_id, arranged});
     }
     for (const auto& [id, op] : sources_) out.imports.emplace_back(id, op);
     for (const auto& [id, op] : imports_) out.imports.emplace_back(id, op);
+    out.shared_imports = shared_imports_;
     out.dataflow = std::move(df_);
     return out;
   }
@@ -60,6 +61,26 @@ class Renderer {
     Operator* received = exchange_by_key(input, std::move(key), skip_null_keys);
     return add<ArrangeOp>({received}, /*arrange_errors=*/is_export, /*emit_output=*/!is_export);
   }
+  ArrangeOp* arrange_export(Operator* input, const IndexExport& exp) {
+    Operator* received = exchange_by_key(input, exp.key, /*skip_null_keys=*/false);
+    ExportPlaceholders placeholders;
+    if (ctx_.export_placeholders) placeholders = ctx_.export_placeholders(exp.index_id);
+    return add<ArrangeOp>({received}, /*arrange_errors=*/true, /*emit_output=*/false, std::move(placeholders.oks),
+                          std::move(placeholders.errs));
+  }
+
+  // Another runtime's published index `id`, read by this one-shot dataflow.
+  Result<SharedImportOp*> shared_import(GlobalId id, bool keyed) {
+    std::optional<SharedIndex> shared;
+    if (ctx_.shared_index) shared = ctx_.shared_index(id, desc_.as_of);
+    if (!shared) return Status::error(sqlstate::kUndefinedTable, "unknown index " + std::to_string(id));
+    if (!desc_.until)
+      return Status::error(sqlstate::kInternalError, "a published index is imported by one-shot dataflows only");
+    auto* op = add<SharedImportOp>({}, std::move(shared->oks), std::move(shared->errs), bounds_, keyed,
+                                   std::move(shared->read_unsealed));
+    shared_imports_.emplace_back(id, op);
+    return op;
+  }
 
   static std::vector<ScalarExpr> column_key(const std::vector<std::size_t>& columns) {
     std::vector<ScalarExpr> key;
@@ -82,10 +103,9 @@ class Renderer {
       }
       case Get::Kind::kIndex: {
         if (auto it = imports_.find(g.id); it != imports_.end()) return it->second;
-        ArrangeOp* exporter = ctx_.index(g.id);
-        if (exporter == nullptr)
-          return Status::error(sqlstate::kUndefinedTable, "unknown index " + std::to_string(g.id));
-        return imports_[g.id] = add<ImportOp>({}, exporter, bounds_);
+        if (ArrangeOp* exporter = ctx_.index(g.id)) return imports_[g.id] = add<ImportOp>({}, exporter, bounds_);
+        TANDEM_ASSIGN_OR_RETURN(SharedImportOp * shared, shared_import(g.id, /*keyed=*/false));
+        return imports_[g.id] = shared;
       }
     }
     return Status::error(sqlstate::kInternalError, "bad Get");
@@ -109,28 +129,31 @@ class Renderer {
     return static_cast<Operator*>(arrange(in, n.key, false, false));
   }
   Result<Operator*> visit(const Join& n) {
-    std::shared_ptr<Trace> lhs_trace;
-    std::shared_ptr<Trace> rhs_trace;
+    TraceHandle lhs_trace;
+    TraceHandle rhs_trace;
     TANDEM_ASSIGN_OR_RETURN(Operator * a, join_input(*n.lhs, n.lhs_key, &lhs_trace));
     TANDEM_ASSIGN_OR_RETURN(Operator * b, join_input(*n.rhs, n.rhs_key, &rhs_trace));
-    return static_cast<Operator*>(add<JoinOp>({a, b}, lhs_trace, rhs_trace));
+    return static_cast<Operator*>(add<JoinOp>({a, b}, std::move(lhs_trace), std::move(rhs_trace), bounds_));
   }
 
   // A join input arranged by `key`: an imported index keyed the same is
   // reused as it is (no exchange, no second arrangement); anything else is
   // arranged here.
   Result<Operator*> join_input(const PlanNode& input, const std::vector<ScalarExpr>& key,
-                               std::shared_ptr<Trace>* trace) {
+                               TraceHandle* trace) {
     if (auto* g = std::get_if<Get>(&input.node); g && g->kind == Get::Kind::kIndex && same_key(g->id, key)) {
-      ArrangeOp* exporter = ctx_.index(g->id);
-      if (exporter == nullptr) return Status::error(sqlstate::kUndefinedTable, "unknown index " + std::to_string(g->id));
-      ImportOp* import = add<ImportOp>({}, exporter, bounds_, /*keyed=*/true);
-      *trace = import->trace();
-      return static_cast<Operator*>(import);
+      if (ArrangeOp* exporter = ctx_.index(g->id)) {
+        ImportOp* import = add<ImportOp>({}, exporter, bounds_, /*keyed=*/true);
+        *trace = import->trace()->handle();
+        return static_cast<Operator*>(import);
+      }
+      TANDEM_ASSIGN_OR_RETURN(SharedImportOp * shared, shared_import(g->id, /*keyed=*/true));
+      *trace = shared->handle();
+      return static_cast<Operator*>(shared);
     }
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(input));
     ArrangeOp* arranged = arrange(in, key, true, false);
-    *trace = arranged->shared_trace();
+    *trace = arranged->trace().handle();
     return static_cast<Operator*>(arranged);
   }
 
@@ -209,6 +232,7 @@ class Renderer {
   std::map<GlobalId, Operator*> objects_;
   std::map<GlobalId, Operator*> sources_;
   std::map<GlobalId, Operator*> imports_;
+  std::vector<std::pair<GlobalId, const SharedImportOp*>> shared_imports_;
 };
 
 }  // namespace

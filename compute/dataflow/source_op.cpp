@@ -1,16 +1,6 @@
 #include "compute/dataflow/source_op.hpp"
 
 namespace tandem::compute {
-namespace {
-
-bool has_null(RowRef key) {
-  RowArena arena;
-  for (const Datum& d : unpack(key, &arena))
-    if (d.is_null()) return true;
-  return false;
-}
-
-}  // namespace
 
 void SourceOp::step() {
   const Timestamp frontier = feed_->drain(&chunks_, &err_chunks_);
@@ -54,7 +44,7 @@ void ImportOp::emit(const BatchPtr& batch, bool errors) {
       out_.errs.push_back(Update{{}, std::move(u.key), u.time, u.diff});
     } else if (!keyed_) {
       out_.oks.push_back(Update{{}, std::move(u.val), u.time, u.diff});
-    } else if (!has_null(u.key.ref())) {  // SQL equality: a NULL key joins nothing
+    } else if (!row_has_null(u.key.ref())) {  // SQL equality: a NULL key joins nothing
       out_.oks.push_back(std::move(u));
     }
   }

@@ -67,6 +67,7 @@ LogRows log_rows(const LogState& state, std::size_t worker, const std::string& r
   const Datum w = int8(static_cast<std::int64_t>(worker));
   for (const LoggedDataflow& df : state.dataflows) dataflow_rows(df, w, format_id, rows);
   if (state.steps != nullptr) histogram_rows(*state.steps, runtime, w, rows_of(rows, S::kStepDurations));
+  if (state.peer_steps) histogram_rows(state.peer_steps->second, state.peer_steps->first, w, rows_of(rows, S::kStepDurations));
   if (state.peeks) {
     for (const PeekLog::Active& a : state.peeks->active) {
       rows_of(rows, S::kActivePeeks)

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -83,9 +84,34 @@ struct LoggedDataflow {
 // Cumulative counts of step durations in power-of-two buckets.
 using StepHistogram = std::array<std::uint64_t, 64>;
 
+// Step durations of a runtime that runs no logging of its own (the
+// interactive runtime, DESIGN §6): its workers count them here and the
+// maintenance worker with the same index logs them at each flush, under
+// the other runtime's name. Relaxed atomics: a flush may trail by a step.
+class SharedSteps {
+ public:
+  SharedSteps(std::string runtime, std::size_t workers) : runtime_(std::move(runtime)), counts_(workers) {}
+  void record(std::size_t worker, std::chrono::nanoseconds duration) {
+    counts_[worker][duration_bucket_index(duration.count())].fetch_add(1, std::memory_order_relaxed);
+  }
+  StepHistogram read(std::size_t worker) const {
+    StepHistogram out{};
+    if (worker >= counts_.size()) return out;
+    for (std::size_t b = 0; b < out.size(); ++b) out[b] = counts_[worker][b].load(std::memory_order_relaxed);
+    return out;
+  }
+  const std::string& runtime() const { return runtime_; }
+
+ private:
+  const std::string runtime_;
+  std::vector<std::array<std::atomic<std::uint64_t>, 64>> counts_;
+};
+
 struct LogState {
   std::vector<LoggedDataflow> dataflows;
   const StepHistogram* steps = nullptr;
+  // The other runtime's step durations on this worker index (its name, counts).
+  std::optional<std::pair<std::string, StepHistogram>> peer_steps;
   std::optional<PeekLog::Snapshot> peeks;  // worker 0 only
 };
 

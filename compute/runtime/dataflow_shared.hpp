@@ -13,15 +13,16 @@
 
 #include "compute/dataflow/exchange.hpp"
 #include "compute/runtime/input_handle.hpp"
-#include "compute/runtime/publication_registry.hpp"
 
 namespace tandem::compute {
 
 class DataflowShared {
  public:
   using InputLookup = std::function<std::shared_ptr<InputHandle>(GlobalId)>;
-  DataflowShared(std::size_t workers, ExchangeChannel::Waker waker, InputLookup inputs)
-      : workers_(workers), waker_(std::move(waker)), inputs_(std::move(inputs)) {}
+  // `own_inputs`: the inputs wake this runtime's workers themselves (else
+  // they belong to another runtime and subscriptions pass `waker`).
+  DataflowShared(std::size_t workers, ExchangeChannel::Waker waker, InputLookup inputs, bool own_inputs = true)
+      : workers_(workers), waker_(std::move(waker)), inputs_(std::move(inputs)), own_inputs_(own_inputs) {}
 
   std::shared_ptr<ExchangeChannel> channel(std::size_t seq) {
     std::lock_guard lock(mutex_);
@@ -36,18 +37,16 @@ class DataflowShared {
     if (it == feeds_.end()) {
       auto input = inputs_(id);
       if (!input) return nullptr;
-      it = feeds_.emplace(id, input->subscribe()).first;
+      it = feeds_.emplace(id, input->subscribe(own_inputs_ ? nullptr : waker_)).first;
     }
     return it->second[worker];
   }
-
-  // Where workers publish the dataflow's index exports (set by the runtime).
-  PublicationRegistry* publications = nullptr;
 
  private:
   const std::size_t workers_;
   ExchangeChannel::Waker waker_;
   InputLookup inputs_;
+  const bool own_inputs_;
   std::mutex mutex_;
   std::vector<std::shared_ptr<ExchangeChannel>> channels_;
   std::map<GlobalId, std::vector<std::shared_ptr<SourceFeed>>> feeds_;

@@ -38,7 +38,7 @@ std::optional<Result<std::unique_ptr<IndexScan>>> Runtime::scan_if_ready(const P
   auto scan = IndexScan::open(peek, std::move(*parts));
   if (scan.ok()) {
     // Walked beyond the inline budget, piecewise: logged when the read ends.
-    (*scan)->set_on_close([log = peek_log_, target = peek.target, name = name_, start] {
+    (*scan)->set_on_close([log = peek_log_, target = peek.target, name = reads_name_, start] {
       log->served(target, logging::ReadPath::kOffloaded, name, start);
     });
   }
@@ -62,7 +62,7 @@ std::optional<PeekResponse> Runtime::peek_if_ready(const Peek& peek, std::size_t
       response.kind = PeekResponse::Kind::kError;
       response.error = rows.status();
       response.rows.clear();
-      peek_log_->served(peek.target, logging::ReadPath::kFastPath, name_, start);
+      peek_log_->served(peek.target, logging::ReadPath::kFastPath, reads_name_, start);
       return response;
     }
     if (response.rows.empty()) {
@@ -71,7 +71,7 @@ std::optional<PeekResponse> Runtime::peek_if_ready(const Peek& peek, std::size_t
       std::move(rows->begin(), rows->end(), std::back_inserter(response.rows));
     }
   }
-  peek_log_->served(peek.target, logging::ReadPath::kFastPath, name_, start);
+  peek_log_->served(peek.target, logging::ReadPath::kFastPath, reads_name_, start);
   return response;
 }
 

@@ -95,6 +95,7 @@ void InputHandle::append_history(std::vector<Chunk>& chunks, Chunk chunk) {
 
 void InputHandle::advance_to(Timestamp frontier) {
   std::vector<bool> fed;
+  std::vector<std::pair<Waker, std::size_t>> others;  // workers of other runtimes to wake
   {
     std::lock_guard lock(mutex_);
     assert(frontier >= frontier_);
@@ -118,18 +119,22 @@ void InputHandle::advance_to(Timestamp frontier) {
     std::vector<Chunk> oks = partition(release_before(buffered_, frontier_));
     std::vector<Chunk> errs =
         partition(buffered_errs_.empty() ? std::vector<Update>{} : release_before(buffered_errs_, frontier_));
-    std::erase_if(subscribers_, [](const auto& subscription) {
-      for (const auto& w : subscription) {
+    std::erase_if(subscribers_, [](const Subscription& subscription) {
+      for (const auto& w : subscription.feeds) {
         if (!w.expired()) return false;
       }
       return true;
     });
-    for (auto& subscription : subscribers_) {
+    for (Subscription& subscription : subscribers_) {
       for (std::size_t w = 0; w < workers_; ++w) {
-        if (auto feed = subscription[w].lock()) {
+        if (auto feed = subscription.feeds[w].lock()) {
           for (const Chunk& c : shared) feed->push(c, nullptr, frontier_);  // workers_ == 1
           feed->push(oks[w], errs[w], frontier_);
-          fed[w] = true;
+          if (subscription.waker) {
+            others.emplace_back(subscription.waker, w);
+          } else {
+            fed[w] = true;
+          }
         }
       }
     }
@@ -144,9 +149,10 @@ void InputHandle::advance_to(Timestamp frontier) {
   for (std::size_t w = 0; w < workers_; ++w) {
     if (fed[w]) waker_(w);
   }
+  for (auto& [waker, w] : others) waker(w);
 }
 
-std::vector<std::shared_ptr<SourceFeed>> InputHandle::subscribe() {
+std::vector<std::shared_ptr<SourceFeed>> InputHandle::subscribe(Waker waker) {
   std::lock_guard lock(mutex_);
   std::vector<std::shared_ptr<SourceFeed>> feeds;
   std::vector<std::weak_ptr<SourceFeed>> weak;
@@ -158,7 +164,7 @@ std::vector<std::shared_ptr<SourceFeed>> InputHandle::subscribe() {
     weak.push_back(feed);
     feeds.push_back(std::move(feed));
   }
-  subscribers_.push_back(std::move(weak));
+  subscribers_.push_back(Subscription{std::move(waker), std::move(weak)});
   return feeds;
 }
 

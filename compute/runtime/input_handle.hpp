@@ -51,8 +51,10 @@ class InputHandle {
   void advance_to(Timestamp frontier);
   Timestamp frontier() const;
 
-  // One feed per worker, primed with the history released so far.
-  std::vector<std::shared_ptr<SourceFeed>> subscribe();
+  // One feed per worker, primed with the history released so far. A
+  // subscriber on another runtime than the handle's (the interactive
+  // runtime shares the maintenance runtime's inputs) passes its own waker.
+  std::vector<std::shared_ptr<SourceFeed>> subscribe(Waker waker = nullptr);
 
  private:
   using Chunk = std::shared_ptr<const std::vector<Update>>;
@@ -73,7 +75,11 @@ class InputHandle {
   std::vector<Update> buffered_errs_;
   History history_errs_;
   Timestamp frontier_ = kMinTimestamp;
-  std::vector<std::vector<std::weak_ptr<SourceFeed>>> subscribers_;  // per subscription, per worker
+  struct Subscription {
+    Waker waker;  // null: the handle's own
+    std::vector<std::weak_ptr<SourceFeed>> feeds;  // per worker
+  };
+  std::vector<Subscription> subscribers_;
 };
 
 }  // namespace tandem::compute

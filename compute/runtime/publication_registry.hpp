@@ -1,20 +1,31 @@
-// PublicationRegistry: the runtime's arrangement registry (DESIGN §6, §9):
+// PublicationRegistry: a runtime's arrangement registry (DESIGN §6, §9):
 // for every index export, each worker's publication of its part of the
 // arrangement (oks and errs), readable from any thread.
 //
-// Lifecycle. Runtime::send(CreateDataflow) expects() the exports before any
-// worker sees the command; each worker publish()es its part when it renders
-// the dataflow; Runtime::send(DropDataflow) retract()s them before any worker
-// sees the drop, so a part published late for a dropped export is ignored.
+// Lifecycle. expect() makes the export's publications before any worker
+// sees its CreateDataflow: empty placeholders, which readers (the
+// interactive runtime's standing holds and imports) may hold at once. Each
+// worker's trace adopts its part in place when it renders the dataflow and
+// then publish()es it; retract() (before any worker sees the drop) forgets
+// the export, so a part published late for a dropped export is ignored.
 //
 // Reading. parts() returns every worker's publication once all have
-// published (nullopt before). The registry holds the publications, not read
-// holds: a reader takes immutable TraceSnapshots and reads one only where
-// since <= t < upper, which is exact however the owner compacts afterwards.
+// adopted theirs (nullopt before); placeholders() returns them at once. The
+// registry holds publications, not read holds: a reader takes immutable
+// TraceSnapshots and reads one only where since <= t < upper, which is
+// exact however the owner compacts afterwards, or takes a hold of its own.
+//
+// Wakeups (DESIGN §6 "Sealing and wakeups"). A reader on another runtime
+// watch()es an (export, worker) it waits on; the owning worker calls
+// advanced() after a step moved the export's published upper, and the
+// registry calls the watcher's callback (outside its lock) only if someone
+// watches. A watcher registers before it checks the upper, and the owner
+// publishes before it calls advanced(), so no advance is missed.
 //
 // Threading: any thread; one mutex, held to copy or update an entry.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,17 +43,27 @@ class PublicationRegistry {
     std::shared_ptr<TracePublication> oks;
     std::shared_ptr<TracePublication> errs;
   };
+  using Watcher = std::function<void(std::size_t worker, GlobalId id)>;
 
-  // `workers` parts are expected.
+  // `workers` parts are expected; a second expect of the same id keeps the
+  // first's placeholders.
   void expect(GlobalId id, std::size_t workers) {
     std::lock_guard lock(mutex_);
-    entries_[id] = Entry{std::vector<Part>(workers), 0};
+    if (entries_.count(id) != 0) return;
+    Entry entry;
+    for (std::size_t w = 0; w < workers; ++w) {
+      entry.parts.push_back(Part{placeholder(), placeholder()});
+      entry.adopted.push_back(false);
+      entry.watchers.push_back(0);
+    }
+    entries_.emplace(id, std::move(entry));
   }
-  void publish(GlobalId id, std::size_t worker, Part part) {
+  // Worker `worker`'s trace adopted its placeholders.
+  void publish(GlobalId id, std::size_t worker) {
     std::lock_guard lock(mutex_);
     auto it = entries_.find(id);
-    if (it == entries_.end() || worker >= it->second.parts.size() || it->second.parts[worker].oks != nullptr) return;
-    it->second.parts[worker] = std::move(part);
+    if (it == entries_.end() || worker >= it->second.parts.size() || it->second.adopted[worker]) return;
+    it->second.adopted[worker] = true;
     ++it->second.published;
   }
   void retract(GlobalId id) {
@@ -55,14 +76,56 @@ class PublicationRegistry {
     if (it == entries_.end() || it->second.published != it->second.parts.size()) return std::nullopt;
     return it->second.parts;
   }
+  std::optional<std::vector<Part>> placeholders(GlobalId id) const {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it == entries_.end()) return std::nullopt;
+    return it->second.parts;
+  }
+
+  // The callback for every watch (set once, before any watch).
+  void set_watcher(Watcher watcher) {
+    std::lock_guard lock(mutex_);
+    watcher_ = std::move(watcher);
+  }
+  // Counted: each watch() is undone by one unwatch().
+  void watch(GlobalId id, std::size_t worker) {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it != entries_.end() && worker < it->second.watchers.size()) ++it->second.watchers[worker];
+  }
+  void unwatch(GlobalId id, std::size_t worker) {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it != entries_.end() && worker < it->second.watchers.size() && it->second.watchers[worker] > 0)
+      --it->second.watchers[worker];
+  }
+  // The owner's part `worker` of `id` published a higher upper.
+  void advanced(GlobalId id, std::size_t worker) {
+    Watcher watcher;
+    {
+      std::lock_guard lock(mutex_);
+      if (!watcher_) return;
+      auto it = entries_.find(id);
+      if (it == entries_.end() || worker >= it->second.watchers.size() || it->second.watchers[worker] == 0) return;
+      watcher = watcher_;
+    }
+    watcher(worker, id);
+  }
 
  private:
+  static std::shared_ptr<TracePublication> placeholder() {
+    return std::make_shared<TracePublication>(std::make_shared<const TraceSnapshot>());
+  }
   struct Entry {
     std::vector<Part> parts;
+    std::vector<bool> adopted;
+    std::vector<std::uint32_t> watchers;
     std::size_t published = 0;
   };
   mutable std::mutex mutex_;
   std::unordered_map<GlobalId, Entry> entries_;
+  Watcher watcher_;
 };
 
 }  // namespace tandem::compute

@@ -14,6 +14,10 @@
 // runtime), and every read is recorded in the PeekLog: a peek sent to the
 // workers when it begins and when it is answered, a read answered on the
 // caller's thread (peek_if_ready, scan_if_ready) when it ends.
+// Interactive (DESIGN §6): with a publisher, the runtime serves peeks of
+// the publisher's indexes and runs one-shot dataflows that import them,
+// zero-copy, from the publisher's registry (see worker.hpp and
+// multiplexer.hpp, which routes a cluster's commands between the two).
 // Threading: all public methods may be called from any thread. The
 // destructor stops and joins the workers.
 #pragma once
@@ -45,12 +49,27 @@ struct RuntimeOptions {
   // The runtime's name in the logs (mz_runtime_step_durations_histogram,
   // mz_recent_peeks).
   std::string name = "maintenance";
+  // The runtime reads answered on the caller's thread from this runtime's
+  // published arrangements are logged under (empty: `name`); "interactive"
+  // when a cluster's interactive runtime is on.
+  std::string reads_name;
   // How compute ids are printed in the logs (export_id, object_id); by
   // default the bare number.
   logging::IdFormatter format_id;
   // Where fast-path walks past the inline budget continue (walk_if_ready);
   // shared by every runtime of the process. None: they walk inline.
   std::shared_ptr<OffloadPool> offload_pool;
+  // An interactive runtime reads the indexes `publisher` (the maintenance
+  // runtime of its cluster, with as many workers, outliving it) exports;
+  // it is given no logging of its own.
+  class Runtime* publisher = nullptr;
+  // Shared by a cluster's two runtimes (null: the runtime's own): the queue
+  // both answer into, the log of reads, and the interactive runtime's step
+  // durations (counted by it, logged by the maintenance runtime).
+  std::shared_ptr<ResponseQueue> responses;
+  std::shared_ptr<logging::PeekLog> peek_log;
+  std::shared_ptr<logging::SharedSteps> record_steps;
+  std::shared_ptr<logging::SharedSteps> peer_steps;
 };
 
 class Runtime final : public ComputeClient {
@@ -59,9 +78,9 @@ class Runtime final : public ComputeClient {
   ~Runtime() override;
 
   void send(ComputeCommand command) override;
-  std::optional<ComputeResponse> try_recv() override { return responses_.try_pop(); }
-  std::optional<ComputeResponse> recv(std::chrono::milliseconds timeout) override { return responses_.pop(timeout); }
-  void set_response_waker(std::function<void()> waker) override { responses_.set_waker(std::move(waker)); }
+  std::optional<ComputeResponse> try_recv() override { return responses_->try_pop(); }
+  std::optional<ComputeResponse> recv(std::chrono::milliseconds timeout) override { return responses_->pop(timeout); }
+  void set_response_waker(std::function<void()> waker) override { responses_->set_waker(std::move(waker)); }
   // Answers `peek` on the calling thread from the published arrangements
   // when every worker's part is sealed past its time (see
   // publication_registry.hpp); nullopt otherwise.
@@ -72,9 +91,25 @@ class Runtime final : public ComputeClient {
 
   // REQUIRES: no input or index with this id exists yet.
   std::shared_ptr<InputHandle> create_input(GlobalId id);
+  // Lets this runtime's dataflows read another runtime's input.
+  void share_input(GlobalId id, std::shared_ptr<InputHandle> input);
   std::size_t workers() const { return workers_.size(); }
   // Every worker's publication of index `id` once all have published.
   std::optional<std::vector<PublicationRegistry::Part>> published(GlobalId id) const { return publications_.parts(id); }
+  // Stops and joins the workers (idempotent; the destructor does it too).
+  void stop();
+
+  // The publisher's side (a maintenance runtime).
+  PublicationRegistry& publications() { return publications_; }
+  // Asks worker `worker` to log past `time`; true if it is inside a step.
+  bool request_logs(std::size_t worker, Timestamp time);
+
+  // The interactive runtime's side, called by the multiplexer in its
+  // command order: the standing hold on published index `id` at `as_of`
+  // (REQUIRES before the publisher's workers see its CreateDataflow), and
+  // its release when the index is dropped.
+  void hold_published(GlobalId id, Timestamp as_of);
+  void release_published(GlobalId id);
 
  private:
   // The snapshots of every part of `peek.target` when its time is sealed
@@ -85,9 +120,20 @@ class Runtime final : public ComputeClient {
   void wake(std::size_t worker) { workers_[worker]->wake(); }
 
   const std::string name_;
+  const std::string reads_name_;
   // Shared with scans that may outlive the runtime's use of them.
   std::shared_ptr<logging::PeekLog> peek_log_;
-  ResponseQueue responses_;
+  std::shared_ptr<ResponseQueue> responses_;
+  std::shared_ptr<logging::SharedSteps> record_steps_;
+  std::shared_ptr<logging::SharedSteps> peer_steps_;
+  Runtime* publisher_;
+  Peer peer_;
+  // Lets the publisher's registry wake this runtime's workers until it stops.
+  struct WakeGate {
+    std::mutex mutex;
+    Runtime* runtime = nullptr;
+  };
+  std::shared_ptr<WakeGate> gate_;
   PeekTracker peeks_;
   FrontierTracker frontiers_;
   SinkTracker sinks_;
@@ -97,6 +143,7 @@ class Runtime final : public ComputeClient {
 
   std::mutex mutex_;  // serialises send() and guards the registries below
   std::map<GlobalId, std::shared_ptr<InputHandle>> inputs_;
+  std::set<GlobalId> shared_inputs_;  // of inputs_: another runtime's
   std::map<GlobalId, std::vector<GlobalId>> dataflow_of_export_;  // export -> all exports of its dataflow
   std::set<GlobalId> one_shot_exports_;  // of dataflows with an `until` (peek dataflows)
 };

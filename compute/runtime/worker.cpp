@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "compute/arrangement/batch.hpp"
 #include "compute/dataflow/render.hpp"
@@ -9,14 +10,17 @@
 
 namespace tandem::compute {
 
-Worker::Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers, SinkTracker* sinks,
-               std::unique_ptr<logging::WorkerLogger> logger, const logging::PeekLog* peek_log)
+Worker::Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers, SinkTracker* sinks, Options options)
     : index_(index),
       peeks_(peeks),
       frontiers_(frontiers),
       sinks_(sinks),
-      logger_(std::move(logger)),
-      peek_log_(peek_log) {}
+      publications_(options.publications),
+      logger_(std::move(options.logger)),
+      peek_log_(options.peek_log),
+      peer_(options.peer),
+      record_steps_(options.record_steps),
+      peer_steps_(options.peer_steps) {}
 
 Worker::~Worker() { shutdown(); }
 
@@ -47,32 +51,103 @@ void Worker::wake() {
   cv_.notify_one();
 }
 
+void Worker::mark_dirty(GlobalId id) {
+  {
+    std::lock_guard lock(mutex_);
+    dirty_.push_back(id);
+    woken_ = true;
+  }
+  cv_.notify_one();
+}
+
+bool Worker::request_logs(Timestamp time) {
+  bool stepping;
+  {
+    std::lock_guard lock(mutex_);
+    log_request_ = std::max(log_request_, time + 1);
+    stepping = stepping_;
+    woken_ = true;
+  }
+  cv_.notify_one();
+  return stepping;
+}
+
 void Worker::run() {
   std::deque<WorkerCommand> commands;
+  std::vector<GlobalId> dirty;
   for (;;) {
+    Timestamp log_request;
     {
       std::unique_lock lock(mutex_);
       cv_.wait(lock, [&] { return stop_ || woken_ || !inbox_.empty(); });
       if (stop_ && inbox_.empty()) return;
       commands.swap(inbox_);
+      dirty.swap(dirty_);
       woken_ = false;
+      log_request = std::exchange(log_request_, kMinTimestamp);
+      // A log request from now on waits for this step's end (request_logs).
+      stepping_ = true;
     }
     const auto start = std::chrono::steady_clock::now();
     for (WorkerCommand& c : commands) handle(c);
     commands.clear();
+    if (logger_ && log_request != kMinTimestamp) logger_->request_time(log_request - 1);
     if (logger_ && logger_->flush_due()) flush_logs();
-    for (Installed& d : dataflows_) d.dataflow->step();
+    step_dataflows();
     after_step();
-    if (logger_) logger_->record_step(std::chrono::steady_clock::now() - start);
+    if (!dirty.empty()) recheck_dirty(dirty);
+    dirty.clear();
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    if (logger_) logger_->record_step(elapsed);
+    if (record_steps_) record_steps_->record(index_, elapsed);
+    std::lock_guard lock(mutex_);
+    stepping_ = false;
+  }
+}
+
+void Worker::step_dataflows() {
+  bool more = false;
+  for (Installed& d : dataflows_) {
+    d.dataflow->step();
+    // Readers on the other runtime hear of each advance as soon as the
+    // dataflow that made it has stepped, not at the end of a long step.
+    for (const GlobalId id : d.exports) {
+      auto it = exports_.find(id);
+      if (it == exports_.end()) continue;
+      const Timestamp upper = std::min(it->second.op->trace().upper(),
+                                       it->second.op->shared_errs_trace()->upper());
+      if (upper <= it->second.notified) continue;
+      it->second.notified = upper;
+      if (publications_ != nullptr) publications_->advanced(id, index_);
+    }
+    if (d.shared_imports.empty()) continue;
+    unwatch_done_imports(d);
+    for (const auto& [id, op] : d.shared_imports) more = more || op->has_more();
+  }
+  if (more) {
+    // An import walks a large index in chunks: step again (after any
+    // command that arrived meanwhile) without waiting for a wake-up.
+    std::lock_guard lock(mutex_);
+    woken_ = true;
   }
 }
 
 void Worker::handle(WorkerCommand& command) {
+  if (auto* c = std::get_if<ComputeCommand>(&command.command)) {
+    handle(*c, command.shared.get());
+  } else if (auto* hold = std::get_if<HoldPublished>(&command.command)) {
+    hold_published(*hold);
+  } else {
+    release_published(std::get<ReleasePublished>(command.command).id);
+  }
+}
+
+void Worker::handle(ComputeCommand& command, DataflowShared* shared) {
   std::visit(
       [&](auto& c) {
         using T = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<T, CreateDataflow>) {
-          create(c, *command.shared);
+          create(c, *shared);
         } else if constexpr (std::is_same_v<T, AllowCompaction>) {
           allow_compaction(c);
         } else if constexpr (std::is_same_v<T, Peek>) {
@@ -83,7 +158,7 @@ void Worker::handle(WorkerCommand& command) {
           drop(c.export_id);
         }
       },
-      command.command);
+      command);
 }
 
 void Worker::create(const CreateDataflow& create, DataflowShared& shared) {
@@ -100,6 +175,16 @@ void Worker::create(const CreateDataflow& create, DataflowShared& shared) {
     auto it = exports_.find(id);
     return it == exports_.end() ? nullptr : it->second.op;
   };
+  if (peer_ != nullptr) ctx.shared_index = [&](GlobalId id, Timestamp as_of) { return shared_index(id, as_of); };
+  ctx.export_placeholders = [&](GlobalId id) {
+    ExportPlaceholders out;
+    if (publications_ == nullptr) return out;
+    if (auto parts = publications_->placeholders(id); parts && index_ < parts->size()) {
+      out.oks = (*parts)[index_].oks;
+      out.errs = (*parts)[index_].errs;
+    }
+    return out;
+  };
   auto rendered = render(create.desc, ctx);
   if (!rendered.ok()) {
     // The controller validates imports before sending; reaching this is a bug.
@@ -110,6 +195,8 @@ void Worker::create(const CreateDataflow& create, DataflowShared& shared) {
   Installed installed;
   installed.dataflow = std::move(rendered->dataflow);
   installed.imports = std::move(rendered->imports);
+  installed.shared_imports = std::move(rendered->shared_imports);
+  for (const auto& [id, op] : installed.shared_imports) peer_->registry->watch(id, index_);
   for (const SourceImport& s : create.desc.source_imports) installed.is_logging |= logging::log_source_of(s.id).has_value();
   installed.id = next_log_id_++;
   installed.first_operator_id = next_log_id_;
@@ -127,10 +214,7 @@ void Worker::create(const CreateDataflow& create, DataflowShared& shared) {
     exp.errs_hold = e.arrangement->shared_errs_trace()->handle();
     exp.oks_hold.set_logical_compaction(create.desc.as_of);
     exp.errs_hold.set_logical_compaction(create.desc.as_of);
-    if (shared.publications != nullptr) {
-      shared.publications->publish(e.index_id, index_,
-                                   {e.arrangement->trace().publication(), e.arrangement->shared_errs_trace()->publication()});
-    }
+    if (publications_ != nullptr) publications_->publish(e.index_id, index_);
     exports_[e.index_id] = std::move(exp);
     installed.exports.push_back(e.index_id);
   }
@@ -147,6 +231,11 @@ void Worker::create(const CreateDataflow& create, DataflowShared& shared) {
 }
 
 void Worker::allow_compaction(const AllowCompaction& allow) {
+  if (auto p = published_.find(allow.id); p != published_.end()) {
+    p->second.oks.set_logical_compaction(allow.since);
+    p->second.errs.set_logical_compaction(allow.since);
+    return;
+  }
   auto it = exports_.find(allow.id);
   if (it == exports_.end()) return;
   it->second.oks_hold.set_logical_compaction(allow.since);
@@ -155,6 +244,10 @@ void Worker::allow_compaction(const AllowCompaction& allow) {
 
 void Worker::peek(Peek peek) {
   auto it = exports_.find(peek.target);
+  if (it == exports_.end() && peer_ != nullptr) {
+    peek_published(std::move(peek));
+    return;
+  }
   if (it == exports_.end()) {
     peeks_->error(peek.uuid, Status::error(sqlstate::kUndefinedObject,
                                            "index " + std::to_string(peek.target) + " does not exist"));
@@ -178,19 +271,24 @@ void Worker::peek(Peek peek) {
 
 bool Worker::try_answer(Parked& parked, const Export& exp) {
   if (exp.op->trace().upper() <= parked.peek.time) return false;
+  answer(parked, parked.oks_hold.snapshot(), parked.errs_hold.snapshot());
+  return true;
+}
+
+void Worker::answer(const Parked& parked, std::shared_ptr<const TraceSnapshot> oks,
+                    std::shared_ptr<const TraceSnapshot> errs) {
   if (parked.peek.stream && !parked.peek.literal_keys) {
     // Handed over, not walked: the reader walks the sealed batches at the
     // client's pace, and the snapshots keep them alive past this hold.
-    peeks_->snapshots(parked.peek.uuid, {parked.oks_hold.snapshot(), parked.errs_hold.snapshot()});
-    return true;
+    peeks_->snapshots(parked.peek.uuid, {std::move(oks), std::move(errs)});
+    return;
   }
-  auto rows = read_peek(parked.peek, *parked.oks_hold.snapshot(), *parked.errs_hold.snapshot());
+  auto rows = read_peek(parked.peek, *oks, *errs);
   if (rows.ok()) {
     peeks_->rows(parked.peek.uuid, std::move(rows).value());
   } else {
     peeks_->error(parked.peek.uuid, rows.status());
   }
-  return true;
 }
 
 void Worker::cancel(PeekId id) {
@@ -198,6 +296,15 @@ void Worker::cancel(PeekId id) {
     for (auto it = list.begin(); it != list.end(); ++it) {
       if (it->peek.uuid != id) continue;
       list.erase(it);
+      peeks_->canceled(id);
+      return;
+    }
+  }
+  for (auto& [target, list] : parked_published_) {
+    for (auto it = list.begin(); it != list.end(); ++it) {
+      if (it->peek.uuid != id) continue;
+      list.erase(it);  // releases its holds
+      peer_->registry->unwatch(target, index_);
       peeks_->canceled(id);
       return;
     }
@@ -225,6 +332,7 @@ void Worker::drop(GlobalId export_id) {
         sink = sink_exports_.erase(sink);
       }
     }
+    for (const auto& [id, op] : d->shared_imports) peer_->registry->unwatch(id, index_);
     dataflows_.erase(d);
     return;
   }
@@ -313,6 +421,7 @@ void Worker::flush_logs() {
     if (!d.is_logging) state.dataflows.push_back(describe(d));
   }
   if (index_ == 0 && peek_log_ != nullptr) state.peeks = peek_log_->snapshot();
+  if (peer_steps_ != nullptr) state.peer_steps.emplace(peer_steps_->runtime(), peer_steps_->read(index_));
   const Timestamp at = logger_->flush(std::move(state));
   const Timestamp since = at > kLogRetention ? at - kLogRetention : kMinTimestamp;
   for (const Installed& d : dataflows_) {

@@ -1,5 +1,10 @@
-// Worker: one maintenance thread. It owns its instances of every dataflow,
-// the index exports they publish, and the peeks parked on them.
+// Worker: one thread of a runtime. It owns its instances of every dataflow,
+// the index exports they publish, and the peeks parked on them. A worker of
+// the interactive runtime (with a Peer) also reads the indexes its
+// publisher exports: peeks of them park until the published part is sealed
+// past their time (woken by the registry, which marks the id dirty; only
+// the reads on dirty ids are re-examined), and its one-shot dataflows import
+// them (SharedImportOp), held by the standing holds of HoldPublished.
 //
 // Loop. The thread sleeps on a condition variable until a command arrives
 // or something wakes it (an InputHandle released updates, another worker
@@ -33,31 +38,76 @@
 #include <mutex>
 #include <thread>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
 #include "compute/arrangement/trace_handle.hpp"
 #include "compute/dataflow/arrange_op.hpp"
 #include "compute/dataflow/dataflow.hpp"
+#include "compute/dataflow/render.hpp"
 #include "compute/logging/peek_log.hpp"
 #include "compute/logging/worker_logger.hpp"
 #include "compute/protocol/command.hpp"
 #include "compute/runtime/dataflow_shared.hpp"
 #include "compute/runtime/peek_tracker.hpp"
+#include "compute/runtime/publication_registry.hpp"
 #include "compute/runtime/sink_tracker.hpp"
 
 namespace tandem::compute {
 
+// Internal commands of an interactive runtime (not part of the protocol),
+// ordered with the ComputeCommands it receives.
+//  HoldPublished     the standing hold on this worker's part of an index
+//                    the publisher exports, taken (at its as_of) before the
+//                    publisher saw its CreateDataflow; AllowCompaction of
+//                    the index advances it, so the published since never
+//                    passes a read queued here before that AllowCompaction.
+//  ReleasePublished  the index was dropped: release the hold and fail the
+//                    reads parked on it.
+struct HoldPublished {
+  GlobalId id = 0;
+  TraceHandle oks;
+  TraceHandle errs;
+};
+struct ReleasePublished {
+  GlobalId id = 0;
+};
+
 struct WorkerCommand {
-  ComputeCommand command;
+  std::variant<ComputeCommand, HoldPublished, ReleasePublished> command;
   std::shared_ptr<DataflowShared> shared;  // CreateDataflow only
+};
+
+// What an interactive worker reads of its publisher (the maintenance
+// runtime of the same cluster, with as many workers): its registry, and a
+// way to ask its worker `worker` to log past `time` (see WorkerLogger),
+// which answers true when that worker is inside a step and will flush only
+// after it (the reader then takes the last completed step's logs).
+struct Peer {
+  PublicationRegistry* registry = nullptr;
+  std::function<bool(std::size_t worker, Timestamp time)> request_logs;
 };
 
 class Worker {
  public:
   // `logger` may be null (no logging); `peek_log` is read by worker 0's
   // flushes only.
-  Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers, SinkTracker* sinks,
-         std::unique_ptr<logging::WorkerLogger> logger = nullptr, const logging::PeekLog* peek_log = nullptr);
+  struct Options {
+    // This runtime's registry: exports adopt their placeholders and report
+    // advances there.
+    PublicationRegistry* publications = nullptr;
+    // Null: no logging.
+    std::unique_ptr<logging::WorkerLogger> logger;
+    // Read by worker 0's flushes only.
+    const logging::PeekLog* peek_log = nullptr;
+    // An interactive worker's publisher (null for maintenance).
+    const Peer* peer = nullptr;
+    // Step durations: an interactive worker counts its own here; a
+    // maintenance worker logs the other runtime's from here.
+    logging::SharedSteps* record_steps = nullptr;
+    const logging::SharedSteps* peer_steps = nullptr;
+  };
+  Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers, SinkTracker* sinks, Options options);
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -67,6 +117,11 @@ class Worker {
   void shutdown();
   void enqueue(WorkerCommand command);
   void wake();
+  // The publisher advanced index `id` (an interactive worker's reads wait on it).
+  void mark_dirty(GlobalId id);
+  // Logs past `time` at the next step boundary; true if the worker is
+  // inside a step now (so the flush waits for the step's end).
+  bool request_logs(Timestamp time);
 
  private:
   struct Export {
@@ -74,6 +129,12 @@ class Worker {
     TraceHandle oks_hold;  // the read hold AllowCompaction advances
     TraceHandle errs_hold;
     Timestamp reported = kMinTimestamp;
+    Timestamp notified = kMinTimestamp;  // the upper last told to the registry
+  };
+  // An index the publisher exports, with this runtime's standing hold.
+  struct Published {
+    TraceHandle oks;
+    TraceHandle errs;
   };
   struct Sink {
     GlobalId index_id = 0;
@@ -90,6 +151,8 @@ class Worker {
     std::int64_t first_operator_id = 0;
     std::vector<std::pair<GlobalId, const Operator*>> imports;
     bool is_logging = false;
+    // Imports of published indexes not read yet (watched in the registry).
+    std::vector<std::pair<GlobalId, const SharedImportOp*>> shared_imports;
   };
   struct Parked {
     Peek peek;
@@ -98,7 +161,17 @@ class Worker {
   };
 
   void run();
+  void step_dataflows();
   void handle(WorkerCommand& command);
+  void handle(ComputeCommand& command, DataflowShared* shared);
+  void hold_published(HoldPublished& hold);
+  void release_published(GlobalId id);
+  std::optional<SharedIndex> shared_index(GlobalId id, Timestamp as_of);
+  void peek_published(Peek peek);
+  // Answers a parked read of a published index if it can; true if answered.
+  bool try_answer_published(Parked& parked);
+  void recheck_dirty(const std::vector<GlobalId>& dirty);
+  void unwatch_done_imports(Installed& installed);
   void create(const CreateDataflow& create, DataflowShared& shared);
   void peek(Peek peek);
   void cancel(PeekId id);
@@ -110,6 +183,8 @@ class Worker {
   logging::LoggedDataflow describe(const Installed& installed) const;
   // Answers the peek if its time is sealed; true if answered.
   bool try_answer(Parked& parked, const Export& exp);
+  // Answers the peek from these snapshots (REQUIRES since <= time).
+  void answer(const Parked& parked, std::shared_ptr<const TraceSnapshot> oks, std::shared_ptr<const TraceSnapshot> errs);
 
   const std::size_t index_;
   PeekTracker* peeks_;
@@ -122,14 +197,23 @@ class Worker {
   std::deque<WorkerCommand> inbox_;
   bool woken_ = false;
   bool stop_ = false;
+  std::vector<GlobalId> dirty_;            // published ids advanced since the last look
+  Timestamp log_request_ = kMinTimestamp;  // request_logs from other threads, + 1
+  bool stepping_ = false;                  // between taking the inbox and the step's end
 
   std::vector<Installed> dataflows_;
   std::unordered_map<GlobalId, Export> exports_;
   std::unordered_map<GlobalId, std::vector<Parked>> parked_;
   std::map<GlobalId, Sink> sink_exports_;
+  std::unordered_map<GlobalId, Published> published_;
+  std::unordered_map<GlobalId, std::vector<Parked>> parked_published_;
 
+  PublicationRegistry* publications_;
   std::unique_ptr<logging::WorkerLogger> logger_;
   const logging::PeekLog* peek_log_;
+  const Peer* peer_;
+  logging::SharedSteps* record_steps_;
+  const logging::SharedSteps* peer_steps_;
   std::int64_t next_log_id_ = 1;
 };
 

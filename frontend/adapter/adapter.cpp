@@ -1,5 +1,7 @@
 #include "frontend/adapter/adapter.hpp"
 
+#include <cctype>
+
 #include <chrono>
 #include <future>
 
@@ -179,9 +181,18 @@ Result<std::shared_ptr<const BoundSubscribe>> prepare_subscribe(
 
 }  // namespace
 
-Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, CoordinatorOptions options) {
+Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, CoordinatorOptions options,
+                                               BootOptions boot) {
   std::unique_ptr<Adapter> a(new Adapter());
-  TANDEM_ASSIGN_OR_RETURN(a->catalog_, catalog::Catalog::open(store));
+  if (!boot.default_cluster_size.empty()) TANDEM_RETURN_IF_ERROR(workers_for_size(boot.default_cluster_size).status());
+  TANDEM_ASSIGN_OR_RETURN(a->catalog_, catalog::Catalog::open(store, boot.default_cluster_size));
+  for (const auto& [name, value] : boot.system_parameter_defaults) {
+    auto vars = a->catalog_->snapshot();
+    std::string key = name;
+    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (vars->system_vars().overrides().count(key) != 0) continue;
+    TANDEM_RETURN_IF_ERROR(a->catalog_->set_system_var(name, value));
+  }
   // Builtin relations first, in a fixed order, so their system ids (and
   // OIDs) are the same at every boot.
   TANDEM_RETURN_IF_ERROR(catalog::register_builtin_relations(*a->catalog_));
@@ -193,6 +204,8 @@ Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, Coo
     options.default_cluster = cluster_key(quickstart->id);
     options.compute_workers = workers_for_size(quickstart->size).ok() ? *workers_for_size(quickstart->size) : 1;
   }
+  options.interactive_runtime = snapshot->system_vars().get_bool(catalog::kEnableComputeInteractiveRuntime);
+  options.interactive_dataflows = snapshot->system_vars().get_bool(catalog::kEnableComputeInteractiveDataflows);
   TANDEM_ASSIGN_OR_RETURN(a->coordinator_, Coordinator::open(store, options));
   TANDEM_ASSIGN_OR_RETURN(a->stash_, storage::PeekStash::open(store));
   if (int64_t discarded = a->stash_->stats().discarded; discarded > 0) {
@@ -204,7 +217,9 @@ Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, Coo
   asio::post(a->coordinator_->executor(), [&] {
     for (const catalog::Cluster* c : snapshot->clusters()) {
       auto workers = workers_for_size(c->size);
-      Status added = a->coordinator_->add_cluster(cluster_key(c->id), workers.ok() ? *workers : 1);
+      Status added = a->coordinator_->add_cluster(
+          cluster_key(c->id), ClusterCompute{workers.ok() ? *workers : 1, options.interactive_runtime,
+                                             options.interactive_dataflows});
       if (!added.is_ok()) {
         replayed.set_value(added);
         return;

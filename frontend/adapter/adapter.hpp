@@ -46,10 +46,19 @@ struct ReadTiming {
   std::optional<Timestamp> transaction_ts;
 };
 
+// tandemd's boot-time settings (Materialize's flags of the same names).
+struct BootOptions {
+  // The default cluster's size when the catalog is first created.
+  std::string default_cluster_size;
+  // Applied as ALTER SYSTEM SET at boot, each unless already set.
+  std::vector<std::pair<std::string, std::string>> system_parameter_defaults;
+};
+
 class Adapter {
  public:
   // Opens the catalog and the coordinator and replays persisted items.
-  static Result<std::unique_ptr<Adapter>> open(storage::DurableStore& store, CoordinatorOptions options = {});
+  static Result<std::unique_ptr<Adapter>> open(storage::DurableStore& store, CoordinatorOptions options = {},
+                                                BootOptions boot = {});
   ~Adapter();
 
   // Splits and parses statement text; an empty vector for an empty query.

@@ -376,7 +376,12 @@ Result<ExecResult> create_cluster(Engine& engine, const sql::CreateCluster& crea
   spec.create_sql = "CREATE CLUSTER " + sql::quote_ident(spec.name) + " (SIZE = " + sql::quote_string(spec.size) + ")";
   TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_cluster(spec, false));
   if (ddl.created_cluster) {
-    Status started = engine.coordinator.add_cluster(cluster_key(*ddl.created_cluster), workers);
+    const auto snapshot = engine.catalog.snapshot();
+    const catalog::SystemVars& vars = snapshot->system_vars();
+    Status started = engine.coordinator.add_cluster(
+        cluster_key(*ddl.created_cluster),
+        ClusterCompute{workers, vars.get_bool(catalog::kEnableComputeInteractiveRuntime),
+                       vars.get_bool(catalog::kEnableComputeInteractiveDataflows)});
     if (!started.is_ok()) {
       (void)engine.catalog.drop_cluster(spec.name, true, catalog::DropBehavior::kRestrict);
       return started;

@@ -23,7 +23,9 @@ Result<std::unique_ptr<Coordinator>> Coordinator::open(storage::DurableStore& du
   c->oracle_->apply_write(boot);
   c->upper_ = boot + 1;
   c->fed_upper_ = boot + 1;
-  TANDEM_RETURN_IF_ERROR(c->add_cluster(options.default_cluster, options.compute_workers));
+  TANDEM_RETURN_IF_ERROR(c->add_cluster(
+      options.default_cluster,
+      ClusterCompute{options.compute_workers, options.interactive_runtime, options.interactive_dataflows}));
   c->ticker_ = std::make_unique<asio::steady_timer>(c->io_);
   c->schedule_upper_tick();
   c->thread_ = std::thread([io = &c->io_] { io->run(); });
@@ -90,14 +92,16 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
   return Status::ok();
 }
 
-Status Coordinator::add_cluster(uint64_t cluster, size_t workers) {
+Status Coordinator::add_cluster(uint64_t cluster, ClusterCompute compute) {
   if (runtimes_.count(cluster) != 0) return Status::ok();
-  compute::RuntimeOptions options;
-  options.workers = std::max<size_t>(1, workers);
+  compute::MultiplexerOptions options;
+  options.maintenance.workers = std::max<size_t>(1, compute.workers);
   // Logs name collections as the catalog does ("u5", "t3").
-  options.format_id = [](compute::GlobalId id) { return catalog::item_id_from_compute(id).to_string(); };
-  options.offload_pool = offload_pool_;
-  auto runtime = std::make_unique<compute::Runtime>(std::move(options));
+  options.maintenance.format_id = [](compute::GlobalId id) { return catalog::item_id_from_compute(id).to_string(); };
+  options.maintenance.offload_pool = offload_pool_;
+  options.interactive_runtime = compute.interactive_runtime;
+  options.interactive_dataflows = compute.interactive_dataflows;
+  auto runtime = std::make_unique<compute::Multiplexer>(std::move(options));
   runtime->set_response_waker([this, cluster] { asio::post(io_, [this, cluster] { drain_compute_responses(cluster); }); });
   // Every table becomes a source of the new runtime, with its contents as
   // of the last write fed to the other runtimes; later writes reach it like

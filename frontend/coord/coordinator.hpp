@@ -40,7 +40,7 @@
 #include "common/status.hpp"
 #include "common/timestamp.hpp"
 #include "compute/plan/global_id.hpp"
-#include "compute/runtime/runtime.hpp"
+#include "compute/runtime/multiplexer.hpp"
 #include "frontend/coord/frontiers.hpp"
 #include "frontend/coord/hydration_tracker.hpp"
 #include "frontend/coord/interactive_admission.hpp"
@@ -54,9 +54,18 @@ class DurableStore;
 
 namespace tandem::frontend {
 
+// How a cluster's compute is built (read when the cluster is created).
+struct ClusterCompute {
+  size_t workers = 1;
+  bool interactive_runtime = true;    // enable_compute_interactive_runtime
+  bool interactive_dataflows = true;  // enable_compute_interactive_dataflows
+};
+
 struct CoordinatorOptions {
   // Workers of the default cluster's runtime (id `default_cluster`).
   size_t compute_workers = 1;
+  bool interactive_runtime = true;
+  bool interactive_dataflows = true;
   uint64_t default_cluster = 0;
   std::chrono::milliseconds upper_interval{1000};
 };
@@ -144,7 +153,7 @@ class Coordinator {
 
   // Starts the runtime of cluster `cluster` (a catalog cluster id, packed)
   // with `workers` threads, feeding it every table's contents so far.
-  Status add_cluster(uint64_t cluster, size_t workers);
+  Status add_cluster(uint64_t cluster, ClusterCompute compute);
   // Stops the cluster's runtime (its dataflows must have been dropped).
   void drop_cluster(uint64_t cluster);
   bool has_cluster(uint64_t cluster) const { return runtimes_.count(cluster) != 0; }
@@ -201,7 +210,7 @@ class Coordinator {
   void unlock_modifications();
 
   // The default cluster's runtime (tests).
-  compute::Runtime& compute() { return *runtimes_.begin()->second; }
+  compute::Multiplexer& compute() { return *runtimes_.begin()->second; }
   storage::ShardStore& shards() { return *shards_; }
 
  private:
@@ -274,7 +283,7 @@ class Coordinator {
   };
   std::map<compute::GlobalId, Subscription> subscribes_;
   void append_sink(compute::GlobalId mv);
-  void add_view_inputs(uint64_t cluster, compute::Runtime& runtime);
+  void add_view_inputs(uint64_t cluster, compute::Multiplexer& runtime);
   // Runs on the coordinator thread whenever compute has queued responses.
   void drain_compute_responses(uint64_t cluster);
 
@@ -295,7 +304,7 @@ class Coordinator {
   std::unique_ptr<storage::TimestampOracle> oracle_;
   // Shared by every cluster's runtime (DESIGN §2: the offload pool).
   std::shared_ptr<compute::OffloadPool> offload_pool_ = std::make_shared<compute::OffloadPool>();
-  std::map<uint64_t, std::unique_ptr<compute::Runtime>> runtimes_;
+  std::map<uint64_t, std::unique_ptr<compute::Multiplexer>> runtimes_;
   // Changes to runtimes_ (on the coordinator thread) exclude peek_if_ready
   // callers on other threads.
   std::shared_mutex runtimes_mutex_;

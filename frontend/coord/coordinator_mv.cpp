@@ -86,7 +86,7 @@ Status Coordinator::drop_materialized_view(compute::GlobalId mv) {
   return shards_->drop_shard(view.shard);
 }
 
-void Coordinator::add_view_inputs(uint64_t cluster, compute::Runtime& runtime) {
+void Coordinator::add_view_inputs(uint64_t cluster, compute::Multiplexer& runtime) {
   for (auto& [id, view] : mvs_) {
     auto input = runtime.create_input(id);
     // What the other runtimes have been fed: the shard up to its upper
