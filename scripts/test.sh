@@ -144,7 +144,7 @@ run_variant() {
   fi
 }
 run_variant interactive-off --server-arg=--system-parameter-default=enable_compute_interactive_runtime=false
-run_variant two-workers --server-arg=--bootstrap-default-cluster-replica-size=2
+run_variant two-workers --server-arg=--bootstrap-default-cluster-replica-size=2 --condition resized-default-cluster
 
 # tandem-bench in quick mode (issue 7): every scenario, both arms, each
 # against its own tandemd on scaled-down data (about a minute). A scenario

@@ -41,11 +41,14 @@ std::string utc_now() {
 ArmResult run_arm(const Scenario& scenario, const Arm& arm, const Scale& scale, RateBook& rates) {
   ArmResult out{arm.name, arm.settings, {}, {}};
   try {
-    tandem::testing::TandemdProcess server({"--log-level", "warn"});
-    {
-      SqlSession system(server.conninfo("mz_system"));
-      for (const auto& [name, value] : arm.settings) system.exec("ALTER SYSTEM SET " + name + " = '" + value + "'");
+    // Set at boot, so the default cluster (created before any statement)
+    // is provisioned with them too.
+    std::vector<std::string> args = {"--log-level", "warn"};
+    for (const auto& [name, value] : arm.settings) {
+      args.push_back("--system-parameter-default");
+      args.push_back(name + "=" + value);
     }
+    tandem::testing::TandemdProcess server(args);
     ArmContext ctx(scale, server.conninfo(), out, rates);
     scenario.run(ctx);
   } catch (const std::exception& e) {

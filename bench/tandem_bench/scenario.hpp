@@ -1,10 +1,10 @@
 #pragma once
 // A scenario is code: a name, what read path it guards, its arms, and a run
 // function that loads data into a fresh tandemd and runs its phases through
-// an ArmContext. Each arm is a name plus system parameter settings, applied
-// with ALTER SYSTEM SET on a new server before the scenario's first
-// statement (parameters such as enable_compute_interactive_runtime are read
-// when a cluster is provisioned), so arms differ by nothing but those
+// an ArmContext. Each arm is a name plus system parameter settings, given to
+// a new server at boot (--system-parameter-default: parameters such as
+// enable_compute_interactive_runtime are read when a cluster is provisioned,
+// the default cluster included), so arms differ by nothing but those
 // settings and are measured one after the other in one invocation.
 // Threading: one thread runs a scenario.
 

@@ -69,6 +69,7 @@ class Multiplexer final : public ComputeClient {
   std::shared_ptr<InputHandle> create_input(GlobalId id);
   std::size_t workers() const { return maintenance_->workers(); }
   bool interactive() const { return interactive_ != nullptr; }
+  bool interactive_dataflows() const { return interactive_ != nullptr && interactive_dataflows_; }
   // The maintenance runtime's arrangement registry (what interactive reads).
   PublicationRegistry& publications() { return maintenance_->publications(); }
   // The runtime a dataflow with this description runs on.

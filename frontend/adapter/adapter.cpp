@@ -184,7 +184,9 @@ Result<std::shared_ptr<const BoundSubscribe>> prepare_subscribe(
 Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, CoordinatorOptions options,
                                                BootOptions boot) {
   std::unique_ptr<Adapter> a(new Adapter());
-  if (!boot.default_cluster_size.empty()) TANDEM_RETURN_IF_ERROR(workers_for_size(boot.default_cluster_size).status());
+  if (!boot.default_cluster_size.empty()) {
+    if (auto workers = workers_for_size(boot.default_cluster_size); !workers.ok()) return workers.status();
+  }
   TANDEM_ASSIGN_OR_RETURN(a->catalog_, catalog::Catalog::open(store, boot.default_cluster_size));
   for (const auto& [name, value] : boot.system_parameter_defaults) {
     auto vars = a->catalog_->snapshot();
@@ -516,8 +518,9 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     co_return co_await read_result(session, statement, *statement.copy_out_query, params, cancel);
   }
   if (auto* explain = s.as<sql::Explain>()) {
+    auto routing = [this](catalog::ClusterId id) { return coordinator_->read_routing(cluster_key(id)); };
     co_return explain_plan_statement(snapshot, path, session.vars().cluster(), *explain, statement.param_types,
-                                     statement.result_columns);
+                                     statement.result_columns, routing);
   }
   if (auto* show = s.as<sql::ShowColumns>()) co_return show_columns(*snapshot, path, *show);
   if (statement.insert && !statement.insert->source && !statement.insert->may_block) {

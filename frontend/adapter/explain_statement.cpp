@@ -1,5 +1,7 @@
 #include "frontend/adapter/explain_statement.hpp"
 
+#include <tuple>
+
 #include "frontend/adapter/session_catalog.hpp"
 #include "planner/explain/explain.hpp"
 #include "planner/parser/parser.hpp"
@@ -47,7 +49,7 @@ Result<sql::Explain> resolve_existing(const catalog::CatalogSnapshot& snapshot, 
 Result<ExecResult> explain_plan_statement(std::shared_ptr<const catalog::CatalogSnapshot> snapshot,
                                           const catalog::SearchPath& path, const std::string& cluster,
                                           const sql::Explain& explain, const std::vector<ColumnType>& param_types,
-                                          std::vector<ResultColumn> columns) {
+                                          std::vector<ResultColumn> columns, const ReadRouting& routing) {
   sql::Explain resolved = explain;
   if (std::holds_alternative<sql::ExplainObject>(explain.explainee)) {
     TANDEM_ASSIGN_OR_RETURN(resolved, resolve_existing(*snapshot, path, explain));
@@ -67,6 +69,7 @@ Result<ExecResult> explain_plan_statement(std::shared_ptr<const catalog::Catalog
   request.cluster = c->name;
   request.schema_prefix = path.database + "." + (path.schemas.empty() ? "public" : path.schemas.front());
   request.param_types = param_types;
+  if (routing) std::tie(request.interactive_runtime, request.interactive_dataflows) = routing(c->id);
   planner::PlanContext ctx;
   compute::GlobalId scratch = 1;
   ctx.allocate_id = [&scratch] { return scratch++; };

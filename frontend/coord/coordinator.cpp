@@ -121,6 +121,13 @@ Status Coordinator::add_cluster(uint64_t cluster, ClusterCompute compute) {
   return Status::ok();
 }
 
+std::pair<bool, bool> Coordinator::read_routing(uint64_t cluster) {
+  std::shared_lock lock(runtimes_mutex_);
+  auto it = runtimes_.find(cluster);
+  if (it == runtimes_.end()) return {false, false};
+  return {it->second->interactive(), it->second->interactive_dataflows()};
+}
+
 void Coordinator::drop_cluster(uint64_t cluster) {
   for (auto& [id, table] : tables_) table.inputs.erase(cluster);
   for (auto& [id, view] : mvs_) view.inputs.erase(cluster);

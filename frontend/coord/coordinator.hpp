@@ -154,6 +154,9 @@ class Coordinator {
   // Starts the runtime of cluster `cluster` (a catalog cluster id, packed)
   // with `workers` threads, feeding it every table's contents so far.
   Status add_cluster(uint64_t cluster, ClusterCompute compute);
+  // How the cluster's compute routes reads: (interactive runtime on,
+  // interactive dataflows on); (false, false) for an unknown cluster. Any thread.
+  std::pair<bool, bool> read_routing(uint64_t cluster);
   // Stops the cluster's runtime (its dataflows must have been dropped).
   void drop_cluster(uint64_t cluster);
   bool has_cluster(uint64_t cluster) const { return runtimes_.count(cluster) != 0; }

@@ -156,6 +156,7 @@ Result<Explanation> explain_query(Stage stage, const sql::Query& query, const Ex
     ReadNames names = read_names(optimized, nullptr, catalog);
     ExplainNode tree = fast_path_peek(*peek, names, catalog, &out);
     out.plans.push_back({"Explained Query (fast path):", with_finish(std::move(tree), finish)});
+    out.target_runtime = request.interactive_runtime ? "interactive" : "maintenance";
     return out;
   }
   const auto& dataflow = std::get<PeekDataflow>(plan.plan);
@@ -164,6 +165,7 @@ Result<Explanation> explain_query(Stage stage, const sql::Query& query, const Ex
                                                : explain_mir(optimized, &names);
   out.plans.push_back({"Explained Query:", with_finish(std::move(tree), finish)});
   list_reads(dataflow.desc, names, &out);
+  out.target_runtime = request.interactive_runtime && request.interactive_dataflows ? "interactive" : "maintenance";
   return out;
 }
 

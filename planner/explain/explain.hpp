@@ -39,6 +39,10 @@ struct ExplainRequest {
   std::string cluster;         // the session's cluster (IN CLUSTER overrides it)
   std::string schema_prefix;   // "materialize.public": qualifies a new view's name
   std::vector<ColumnType> param_types;
+  // How the session's cluster routes reads: peeks to its interactive
+  // runtime, and peek dataflows too when interactive_dataflows.
+  bool interactive_runtime = false;
+  bool interactive_dataflows = false;
 };
 
 // The result column's name, or 0A000 for what EXPLAIN does not support

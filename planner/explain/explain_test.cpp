@@ -97,7 +97,7 @@ TEST_CASE("each stage of a query", "[planner][explain]") {
   CHECK(optimized.find("ReadStorage u") != std::string::npos);
   CHECK(optimized.find("Source u\nUsed Indexes:\n  - materialize.public.t_a (*** full scan ***)\n") !=
         std::string::npos);
-  CHECK(optimized.ends_with("Target cluster: quickstart\n"));
+  CHECK(optimized.ends_with("Target cluster: quickstart\nTarget runtime: maintenance\n"));
   std::string physical = f.text("EXPLAIN PHYSICAL PLAN FOR " + q);
   CHECK(physical.find("→Differential Join") != std::string::npos);
   CHECK(physical.find("→Indexed t (using materialize.public.t_a)") != std::string::npos);
@@ -115,7 +115,8 @@ TEST_CASE("the fast path names its index and lookup values", "[planner][explain]
         "      Lookup values: (3), (4)\n"
         "Used Indexes:\n"
         "  - materialize.public.t_a (lookup)\n"
-        "Target cluster: quickstart\n");
+        "Target cluster: quickstart\n"
+        "Target runtime: maintenance\n");
   CHECK(f.text("EXPLAIN PHYSICAL PLAN FOR SELECT * FROM t").find("(*** full scan ***)") != std::string::npos);
   CHECK(f.text("EXPLAIN SELECT 1") == "Explained Query (fast path):\n  →Constant (1 rows)\nTarget cluster: quickstart\n");
 }

@@ -53,6 +53,7 @@ std::string explain_text(const Explanation& explanation) {
     for (const auto& i : explanation.used_indexes) out += "  - " + i.name + " (" + i.usage + ")\n";
   }
   out += "Target cluster: " + explanation.target_cluster + "\n";
+  if (!explanation.target_runtime.empty()) out += "Target runtime: " + explanation.target_runtime + "\n";
   return out;
 }
 
@@ -69,6 +70,7 @@ std::string explain_json(const Explanation& explanation) {
   j["used_indexes"] = nlohmann::ordered_json::array();
   for (const auto& i : explanation.used_indexes) j["used_indexes"].push_back({{"name", i.name}, {"usage", i.usage}});
   j["target_cluster"] = explanation.target_cluster;
+  if (!explanation.target_runtime.empty()) j["target_runtime"] = explanation.target_runtime;
   return j.dump(2);
 }
 

@@ -54,6 +54,9 @@ struct Explanation {
   std::vector<std::string> sources;
   std::vector<UsedIndex> used_indexes;
   std::string target_cluster;
+  // The runtime that serves the read (queries only): "interactive" or
+  // "maintenance" (DESIGN §6 "Routing"); empty for what no runtime serves.
+  std::string target_runtime;
 };
 
 std::string explain_text(const Explanation& explanation);

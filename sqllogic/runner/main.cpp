@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
   run_options.verbose = options.verbose;
   run_options.stop_on_fail = options.stop_on_fail;
   run_options.timeout = options.timeout;
+  for (const std::string& name : options.conditions) run_options.database_names.push_back(name);
   tandem::slt::ScriptRunner runner(*target, run_options, std::cout);
 
   Counts total;

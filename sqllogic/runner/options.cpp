@@ -15,6 +15,8 @@ std::string usage_text() {
          "  --fresh-db         with --url: a scratch database per file\n"
          "  --tandemd PATH     server binary (default: tandemd beside tandem-slt)\n"
          "  --server-arg ARG   extra tandemd argument (repeatable)\n"
+         "  --condition NAME   a name skipif/onlyif records match, besides\n"
+         "                     postgresql and tandem (repeatable)\n"
          "  --timeout SECONDS  per-statement timeout, 0 for none (default 120)\n"
          "  --stop-on-fail     stop at the first failure\n"
          "  --verbose          print every passing record too\n";
@@ -32,6 +34,9 @@ bool parse_options(int argc, const char* const* argv, Options& options, std::str
     } else if (arg == "--server-arg") {
       if (!args.value(value, error)) return false;
       options.server_args.push_back(value);
+    } else if (arg == "--condition") {
+      if (!args.value(value, error)) return false;
+      options.conditions.push_back(value);
     } else if (arg == "--timeout") {
       if (!args.value(value, error)) return false;
       char* end = nullptr;

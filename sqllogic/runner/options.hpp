@@ -11,6 +11,9 @@ struct Options {
   std::string url;           // --url: run against this server instead of tandemd.
   std::string tandemd_path;  // --tandemd: default is `tandemd` beside tandem-slt.
   std::vector<std::string> server_args;  // --server-arg, repeatable.
+  // --condition NAME, repeatable: more names `skipif`/`onlyif` match (the
+  // server's configuration, e.g. a resized default cluster).
+  std::vector<std::string> conditions;
   bool verbose = false;
   bool stop_on_fail = false;
   bool fresh_db = false;  // --fresh-db: scratch database per file (needs --url).

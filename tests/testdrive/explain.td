@@ -11,6 +11,7 @@ Explained Query:
         ReadStorage materialize.public.t
 Source materialize.public.t
 Target cluster: quickstart
+Target runtime: interactive
 
 > CREATE INDEX t_a ON t (a)
 
@@ -22,6 +23,7 @@ Explained Query (fast path):
 Used Indexes:
   - materialize.public.t_a (lookup)
 Target cluster: quickstart
+Target runtime: interactive
 
 # set-regex rewrites plan text too.
 $ set-regex match=materialize\.public\.t_a replacement=<INDEX>
@@ -34,6 +36,7 @@ Explained Query (fast path):
 Used Indexes:
   - <INDEX> (lookup)
 Target cluster: quickstart
+Target runtime: interactive
 
 $ unset-regex
 
