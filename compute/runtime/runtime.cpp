@@ -65,8 +65,8 @@ void Runtime::stop() {
   for (auto& w : workers_) w->shutdown();
 }
 
-bool Runtime::request_logs(std::size_t worker, Timestamp time) {
-  if (worker >= workers_.size()) return false;
+StepStart Runtime::request_logs(std::size_t worker, Timestamp time) {
+  if (worker >= workers_.size()) return std::nullopt;
   return workers_[worker]->request_logs(time);
 }
 

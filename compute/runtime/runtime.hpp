@@ -101,8 +101,9 @@ class Runtime final : public ComputeClient {
 
   // The publisher's side (a maintenance runtime).
   PublicationRegistry& publications() { return publications_; }
-  // Asks worker `worker` to log past `time`; true if it is inside a step.
-  bool request_logs(std::size_t worker, Timestamp time);
+  // Asks worker `worker` to log past `time`; when it is inside a step,
+  // when that step started.
+  StepStart request_logs(std::size_t worker, Timestamp time);
 
   // The interactive runtime's side, called by the multiplexer in its
   // command order: the standing hold on published index `id` at `as_of`

@@ -60,16 +60,16 @@ void Worker::mark_dirty(GlobalId id) {
   cv_.notify_one();
 }
 
-bool Worker::request_logs(Timestamp time) {
-  bool stepping;
+StepStart Worker::request_logs(Timestamp time) {
+  StepStart started;
   {
     std::lock_guard lock(mutex_);
     log_request_ = std::max(log_request_, time + 1);
-    stepping = stepping_;
+    if (stepping_) started = step_started_;
     woken_ = true;
   }
   cv_.notify_one();
-  return stepping;
+  return started;
 }
 
 void Worker::run() {
@@ -79,7 +79,12 @@ void Worker::run() {
     Timestamp log_request;
     {
       std::unique_lock lock(mutex_);
-      cv_.wait(lock, [&] { return stop_ || woken_ || !inbox_.empty(); });
+      const auto ready = [&] { return stop_ || woken_ || !inbox_.empty(); };
+      if (recheck_at_) {
+        cv_.wait_until(lock, *recheck_at_, ready);
+      } else {
+        cv_.wait(lock, ready);
+      }
       if (stop_ && inbox_.empty()) return;
       commands.swap(inbox_);
       dirty.swap(dirty_);
@@ -87,6 +92,11 @@ void Worker::run() {
       log_request = std::exchange(log_request_, kMinTimestamp);
       // A log request from now on waits for this step's end (request_logs).
       stepping_ = true;
+      step_started_ = std::chrono::steady_clock::now();
+    }
+    if (recheck_at_ && std::chrono::steady_clock::now() >= *recheck_at_) {
+      recheck_at_.reset();
+      for (const auto& [id, reads] : parked_published_) dirty.push_back(id);
     }
     const auto start = std::chrono::steady_clock::now();
     for (WorkerCommand& c : commands) handle(c);

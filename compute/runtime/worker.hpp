@@ -31,11 +31,13 @@
 // the worker thread. No lock is held while a dataflow steps.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <variant>
@@ -81,12 +83,17 @@ struct WorkerCommand {
 // What an interactive worker reads of its publisher (the maintenance
 // runtime of the same cluster, with as many workers): its registry, and a
 // way to ask its worker `worker` to log past `time` (see WorkerLogger),
-// which answers true when that worker is inside a step and will flush only
-// after it (the reader then takes the last completed step's logs).
+// which answers when that worker's current step started if it is inside
+// one (it flushes only after it), else nullopt.
+using StepStart = std::optional<std::chrono::steady_clock::time_point>;
 struct Peer {
   PublicationRegistry* registry = nullptr;
-  std::function<bool(std::size_t worker, Timestamp time)> request_logs;
+  std::function<StepStart(std::size_t worker, Timestamp time)> request_logs;
 };
+
+// How long a log read waits for a publisher inside a step before it reads
+// the last completed step's logs instead (introspection during hydration).
+inline constexpr std::chrono::milliseconds kStaleLogReadAfter{10};
 
 class Worker {
  public:
@@ -119,9 +126,9 @@ class Worker {
   void wake();
   // The publisher advanced index `id` (an interactive worker's reads wait on it).
   void mark_dirty(GlobalId id);
-  // Logs past `time` at the next step boundary; true if the worker is
-  // inside a step now (so the flush waits for the step's end).
-  bool request_logs(Timestamp time);
+  // Logs past `time` at the next step boundary; when the worker is inside
+  // a step now (so the flush waits for the step's end), when it started.
+  StepStart request_logs(Timestamp time);
 
  private:
   struct Export {
@@ -171,6 +178,10 @@ class Worker {
   // Answers a parked read of a published index if it can; true if answered.
   bool try_answer_published(Parked& parked);
   void recheck_dirty(const std::vector<GlobalId>& dirty);
+  // Whether a log read at `time` may read the last completed step's logs:
+  // the publisher has been inside a step for kStaleLogReadAfter; if it is
+  // in a shorter one, a recheck is scheduled for when that much has passed.
+  bool stale_log_read_ok(Timestamp time);
   void unwatch_done_imports(Installed& installed);
   void create(const CreateDataflow& create, DataflowShared& shared);
   void peek(Peek peek);
@@ -200,6 +211,9 @@ class Worker {
   std::vector<GlobalId> dirty_;            // published ids advanced since the last look
   Timestamp log_request_ = kMinTimestamp;  // request_logs from other threads, + 1
   bool stepping_ = false;                  // between taking the inbox and the step's end
+  std::chrono::steady_clock::time_point step_started_;
+  // Interactive: when to re-examine parked log reads (see stale_log_read_ok).
+  std::optional<std::chrono::steady_clock::time_point> recheck_at_;
 
   std::vector<Installed> dataflows_;
   std::unordered_map<GlobalId, Export> exports_;

@@ -58,7 +58,7 @@ std::optional<SharedIndex> Worker::shared_index(GlobalId id, Timestamp as_of) {
   // Logs are complete only up to the publisher's last flush: ask for one
   // past as_of now, and read what is there if the publisher is busy.
   peer_->request_logs(index_, as_of);
-  shared.read_unsealed = [this, as_of] { return peer_->request_logs(index_, as_of); };
+  shared.read_unsealed = [this, as_of] { return stale_log_read_ok(as_of); };
   return shared;
 }
 
@@ -95,9 +95,18 @@ bool Worker::try_answer_published(Parked& parked) {
   const bool sealed = oks->upper > t && errs->upper > t;
   // An unsealed log read waits for the flush it asked for, unless the
   // publisher is inside a step: then it reads the last completed one.
-  if (!sealed && !(is_log(parked.peek.target) && peer_->request_logs(index_, t))) return false;
+  if (!sealed && !(is_log(parked.peek.target) && stale_log_read_ok(t))) return false;
   answer(parked, std::move(oks), std::move(errs));
   return true;
+}
+
+bool Worker::stale_log_read_ok(Timestamp time) {
+  const StepStart started = peer_->request_logs(index_, time);
+  if (!started) return false;  // the publisher flushes at its next step boundary, soon
+  const auto at = *started + kStaleLogReadAfter;
+  if (std::chrono::steady_clock::now() >= at) return true;
+  if (!recheck_at_ || at < *recheck_at_) recheck_at_ = at;
+  return false;
 }
 
 void Worker::recheck_dirty(const std::vector<GlobalId>& dirty) {
