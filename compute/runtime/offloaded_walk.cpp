@@ -71,7 +71,7 @@ std::optional<ReadyPeek> Runtime::walk_if_ready(const Peek& peek, std::size_t in
   if (!parts) return std::nullopt;
   auto opened = IndexScan::open(peek, std::move(*parts));
   if (!opened.ok()) {
-    peek_log_->served(peek.target, logging::ReadPath::kFastPath, name_, start);
+    peek_log_->served(peek.target, logging::ReadPath::kFastPath, reads_name_, start);
     return ReadyPeek{error_response(peek.uuid, opened.status()), nullptr};
   }
   std::unique_ptr<IndexScan> scan = std::move(opened).value();
@@ -84,7 +84,7 @@ std::optional<ReadyPeek> Runtime::walk_if_ready(const Peek& peek, std::size_t in
     append(response, std::move(rows).value());
   }
   if (response.kind != PeekResponse::Kind::kRows || scan->done()) {
-    peek_log_->served(peek.target, logging::ReadPath::kFastPath, name_, start);
+    peek_log_->served(peek.target, logging::ReadPath::kFastPath, reads_name_, start);
     return ReadyPeek{std::move(response), nullptr};
   }
 
@@ -104,7 +104,7 @@ std::optional<ReadyPeek> Runtime::walk_if_ready(const Peek& peek, std::size_t in
   }
   auto ticket = std::make_shared<OffloadedPeek>();
   const std::size_t slice = std::max(inline_budget, kMinSlice);
-  OffloadPool::Job job = [ticket, walk, slice, log = peek_log_, target = peek.target, name = name_,
+  OffloadPool::Job job = [ticket, walk, slice, log = peek_log_, target = peek.target, name = reads_name_,
                           start](bool abandoned) {
     if (abandoned) {
       walk->response.kind = PeekResponse::Kind::kCanceled;
@@ -123,7 +123,7 @@ std::optional<ReadyPeek> Runtime::walk_if_ready(const Peek& peek, std::size_t in
   // The pool is full: the walk ends here (bounded queue, DESIGN §6).
   job = nullptr;
   walk_to_end(*walk->scan, slice, walk->response, nullptr);
-  peek_log_->served(peek.target, logging::ReadPath::kFastPath, name_, start);
+  peek_log_->served(peek.target, logging::ReadPath::kFastPath, reads_name_, start);
   return ReadyPeek{std::move(walk->response), nullptr};
 }
 
