@@ -165,7 +165,7 @@ TEST_CASE("system items cannot be dropped or renamed", "[catalog][items]") {
   CHECK_FALSE(c.register_system_item(view_spec("not_system", {})).ok());
 }
 
-TEST_CASE("rename keeps the id and dependencies; create_sql rewrites are atomic", "[catalog][items]") {
+TEST_CASE("rename keeps the id and dependencies, and create_sql rewrites are atomic", "[catalog][items]") {
   CatalogFixture f;
   Catalog& c = f.catalog();
   ItemId t = create(c, table_spec("t", 1));

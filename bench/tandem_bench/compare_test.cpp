@@ -58,7 +58,7 @@ TEST_CASE("p99 is reported, never gated", "[bench]") {
   CHECK(regressions(lines) == 0);
 }
 
-TEST_CASE("losing every successful sample is a regression; background load is not gated", "[bench]") {
+TEST_CASE("losing every successful sample is a regression, and background load is not gated", "[bench]") {
   auto lost = compare_runs(run_with(false, 1000, 100, 0), run_with(false, 0, 0, 0, 0));
   REQUIRE(metric(lost, "count"));
   CHECK(regressions(lost) == 1);

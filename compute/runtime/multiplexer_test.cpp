@@ -173,7 +173,7 @@ TEST_CASE("one-shot joins on interactive import published indexes", "[interactiv
   }
 }
 
-TEST_CASE("a read racing a compaction never fails; holds do not pin", "[interactive][concurrency]") {
+TEST_CASE("a read racing a compaction never fails, and holds do not pin", "[interactive][concurrency]") {
   Cluster c(2);
   c.index(7, 1);
   std::vector<PeekId> peeks;

@@ -126,7 +126,7 @@ TEST_CASE("literal-key peeks and peek MFPs", "[runtime]") {
   CHECK(r.rows[0].first == Row::pack_one(Datum::from_int32(30)));
 }
 
-TEST_CASE("a dataflow created late reads the history; index imports", "[runtime]") {
+TEST_CASE("a dataflow created late reads the history, and index imports", "[runtime]") {
   for (const std::size_t workers : {1, 2}) {
     std::mt19937_64 rng(5);
     Harness h(workers, {1, 2});

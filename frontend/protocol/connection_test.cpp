@@ -189,7 +189,7 @@ TEST_CASE("named portals suspend at the row limit and resume") {
   CHECK(h.read_until_ready() == "12DDsDDsDC3Z");
 }
 
-TEST_CASE("Flush answers without ReadyForQuery; Terminate closes") {
+TEST_CASE("Flush answers without ReadyForQuery, and Terminate closes") {
   Harness h;
   h.startup();
   std::string out;
