@@ -173,7 +173,10 @@ if [ "${TANDEM_SKIP_TSAN:-0}" != 1 ]; then
      cmake --build build-tsan --target "${TSAN_BINARIES[@]}"; then
     for bin in "${TSAN_BINARIES[@]}"; do
       log=build/tsan-$bin.log
-      TSAN_OPTIONS="halt_on_error=1" build-tsan/bin/$bin "[concurrency],[runtime]" >"$log" 2>&1
+      # [spill] tests drive Debian's RocksDB, which is not built with TSan: its
+      # lock-free memtable and its own threads are invisible to it, so every
+      # spill under TSan reports races inside RocksDB (false positives).
+      TSAN_OPTIONS="halt_on_error=1" build-tsan/bin/$bin "[concurrency]~[spill],[runtime]~[spill]" >"$log" 2>&1
       rc=$?
       # Catch2's summary: "All tests passed (A assertions in N test cases)"
       # or "test cases: N | P passed | F failed".

@@ -14,7 +14,7 @@ BatchStorage::BatchStorage(std::shared_ptr<const BlockSource> resident,
     admitted_bytes_ = resident->resident_bytes();
     last_use_.store(budget_->tick(), std::memory_order_relaxed);
   }
-  source_.store(std::move(resident), std::memory_order_release);
+  source_ = std::move(resident);
 }
 
 BatchStorage::~BatchStorage() {
@@ -23,25 +23,44 @@ BatchStorage::~BatchStorage() {
 
 std::shared_ptr<const BlockSource> BatchStorage::source() const {
   if (budget_ != nullptr) last_use_.store(budget_->tick(), std::memory_order_relaxed);
-  return source_.load(std::memory_order_acquire);
+  std::lock_guard lock(source_mutex_);
+  return source_;
 }
 
 std::uint64_t BatchStorage::resident_bytes() const {
-  return source_.load(std::memory_order_acquire)->resident_bytes();
+  std::shared_ptr<const BlockSource> source;
+  {
+    std::lock_guard lock(source_mutex_);
+    source = source_;
+  }
+  return source->resident_bytes();
 }
 
 std::uint64_t BatchStorage::spilled_bytes() const {
-  return source_.load(std::memory_order_acquire)->spilled_bytes();
+  std::shared_ptr<const BlockSource> source;
+  {
+    std::lock_guard lock(source_mutex_);
+    source = source_;
+  }
+  return source->spilled_bytes();
 }
 
 std::uint64_t BatchStorage::spill() const {
   if (budget_ == nullptr || spilled()) return 0;
-  const std::shared_ptr<const BlockSource> resident = source_.load(std::memory_order_acquire);
+  std::shared_ptr<const BlockSource> resident;
+  {
+    std::lock_guard lock(source_mutex_);
+    resident = source_;
+  }
   if (resident->pin_block(0).columns.key_count == 0) return 0;
   std::shared_ptr<const BlockSource> spilled = SpilledBatchStorage::write(*resident, budget_);
   if (spilled == nullptr) return 0;
   budget_->on_spilled(admitted_bytes_, spilled->spilled_bytes());
-  source_.store(std::move(spilled), std::memory_order_release);
+  {
+    // The resident form is released after the lock (readers keep theirs).
+    std::lock_guard lock(source_mutex_);
+    source_.swap(spilled);
+  }
   spilled_.store(true, std::memory_order_release);
   return admitted_bytes_;
 }

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <atomic>
+#include <mutex>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -76,7 +77,11 @@ class BatchStorage {
   std::uint64_t spill() const;
 
  private:
-  mutable std::atomic<std::shared_ptr<const BlockSource>> source_;
+  // A mutex, not std::atomic<std::shared_ptr>: libstdc++ 12's lock bit in
+  // the latter is invisible to ThreadSanitizer (a reported race on every
+  // spill). Held only to copy or swap the pointer.
+  mutable std::mutex source_mutex_;
+  mutable std::shared_ptr<const BlockSource> source_;
   mutable std::atomic<std::uint64_t> last_use_{0};
   mutable std::atomic<bool> spilled_{false};
   std::shared_ptr<MemoryBudget> budget_;
