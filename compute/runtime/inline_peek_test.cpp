@@ -18,15 +18,8 @@ using testing::Harness;
 using testing::source;
 
 using testing::row2;
-Row key(int a) { return Row::pack_one(Datum::from_int32(a)); }
-
-std::multiset<std::string> rows_of(const PeekResponse& r) {
-  std::multiset<std::string> out;
-  for (const auto& [row, diff] : r.rows) {
-    for (Diff d = 0; d < diff; ++d) out.insert(std::string(row.bytes()));
-  }
-  return out;
-}
+using testing::key;
+auto rows_of(const PeekResponse& r) { return testing::row_multiset(r); }
 
 // Waits until peek_if_ready answers `peek` (the workers publish after their
 // step), at most 10 s.

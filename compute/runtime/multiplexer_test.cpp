@@ -98,16 +98,12 @@ class Cluster {
   PeekId next_peek_ = 1;
 };
 
-using Multiset = std::map<std::string, Diff>;
+using testing::Multiset;
 
 Multiset rows_of(const PeekResponse& r) {
   INFO((r.kind == PeekResponse::Kind::kError ? r.error.to_string() : std::string("rows")));
   REQUIRE(r.kind == PeekResponse::Kind::kRows);
-  Multiset m;
-  for (const auto& [row, d] : r.rows) {
-    if ((m[std::string(row.bytes())] += d) == 0) m.erase(std::string(row.bytes()));
-  }
-  return m;
+  return testing::to_multiset(r.rows);
 }
 
 TEST_CASE("interactive peeks of a maintenance index park until sealed", "[interactive]") {

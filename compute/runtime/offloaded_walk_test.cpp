@@ -18,15 +18,8 @@ using testing::Harness;
 using testing::row2;
 using testing::source;
 
-Row key(int a) { return Row::pack_one(Datum::from_int32(a)); }
-
-std::multiset<std::string> rows_of(const PeekResponse& r) {
-  std::multiset<std::string> out;
-  for (const auto& [row, diff] : r.rows) {
-    for (Diff d = 0; d < diff; ++d) out.insert(std::string(row.bytes()));
-  }
-  return out;
-}
+using testing::key;
+auto rows_of(const PeekResponse& r) { return testing::row_multiset(r); }
 
 // A job that holds its pool thread until open() is called.
 struct Gate {

@@ -7,6 +7,8 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -21,6 +23,16 @@ inline ColumnType int4_type() { return ColumnType{TypeId::kInt4}; }
 inline ScalarExpr col(std::size_t i) { return ScalarExpr::column(i, int4_type()); }
 inline ScalarExpr lit(int32_t v) { return ScalarExpr::literal(Datum::from_int32(v), int4_type()); }
 inline PlanNode source(GlobalId id) { return PlanNode{Get{id, Get::Kind::kSource}}; }
+// A one-column int4 row: a key of an index keyed by an int4 column.
+inline Row key(int a) { return Row::pack_one(Datum::from_int32(a)); }
+// A peek's rows as a multiset of row bytes, each repeated by its multiplicity.
+inline std::multiset<std::string> row_multiset(const PeekResponse& r) {
+  std::multiset<std::string> out;
+  for (const auto& [row, diff] : r.rows) {
+    for (Diff d = 0; d < diff; ++d) out.insert(std::string(row.bytes()));
+  }
+  return out;
+}
 // A two-column int4 row (a, b).
 inline Row row2(int a, int b) { return Row::pack(std::vector<Datum>{Datum::from_int32(a), Datum::from_int32(b)}); }
 
