@@ -1,6 +1,7 @@
 #include "storage/durable_store.hpp"
 
 #include "storage/rocks_spill_store.hpp"
+#include "storage/wal_file_system.hpp"
 
 #include <filesystem>
 #include <vector>
@@ -28,7 +29,10 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
     return Status::error(sqlstate::kIoError,
                          "could not create data directory \"" + options.path + "\": " + ec.message());
   }
+  std::unique_ptr<DurableStore> store(new DurableStore());
+  store->env_ = new_wal_preallocating_env();
   rocksdb::DBOptions db_options;
+  db_options.env = store->env_.get();
   db_options.create_if_missing = true;
   db_options.create_missing_column_families = true;
   db_options.max_background_jobs = 2;
@@ -49,7 +53,6 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   stash.compression = rocksdb::kNoCompression;
   families[1 + static_cast<int>(Family::kSpill)].options = spill_family_options();
 
-  std::unique_ptr<DurableStore> store(new DurableStore());
   store->options_ = options;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::Status s = rocksdb::DB::Open(db_options, options.path, families, &handles, &store->db_);

@@ -22,6 +22,7 @@
 
 namespace rocksdb {
 class DB;
+class Env;
 class ColumnFamilyHandle;
 }  // namespace rocksdb
 
@@ -63,6 +64,8 @@ class DurableStore {
   // Drops and recreates the spill family (rocks_spill_store.cpp).
   Status discard_spill();
   DurableStoreOptions options_;
+  // The file system under db_ (storage/wal_file_system.hpp); outlives it.
+  std::unique_ptr<rocksdb::Env> env_;
   rocksdb::DB* db_ = nullptr;
   rocksdb::ColumnFamilyHandle* handles_[kFamilyCount] = {};
 };
