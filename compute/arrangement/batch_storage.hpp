@@ -51,6 +51,11 @@ class BlockSource {
   virtual std::uint64_t resident_bytes() const = 0;
   // Bytes written to the spill (0 for a resident source).
   virtual std::uint64_t spilled_bytes() const { return 0; }
+  // Whether pin_block(block) is served from memory now, without reading the
+  // spill (true for a resident source; for a spilled one, whether the block
+  // cache holds it). Counts no cache hit or miss; the answer may change
+  // right after (spill_probe.hpp).
+  virtual bool block_resident(std::size_t /*block*/) const { return true; }
 };
 
 class BatchStorage {

@@ -14,6 +14,11 @@ std::shared_ptr<const DecodedBlock> BlockCache::lookup(std::uint64_t id, std::ui
   return it->second->block;
 }
 
+bool BlockCache::contains(std::uint64_t id, std::uint32_t block) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return map_.count(Key{id, block}) != 0;
+}
+
 void BlockCache::insert(std::uint64_t id, std::uint32_t block,
                         std::shared_ptr<const DecodedBlock> entry) {
   std::lock_guard<std::mutex> lock(mu_);

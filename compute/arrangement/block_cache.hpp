@@ -42,6 +42,9 @@ class BlockCache {
 
   // The cached block, or null (a miss; counted).
   std::shared_ptr<const DecodedBlock> lookup(std::uint64_t id, std::uint32_t block);
+  // Whether the block is cached, as a probe: counts neither a hit nor a
+  // miss and leaves the LRU order alone.
+  bool contains(std::uint64_t id, std::uint32_t block) const;
   // Caches a block just read, evicting least recently used entries beyond
   // the capacity.
   void insert(std::uint64_t id, std::uint32_t block, std::shared_ptr<const DecodedBlock> entry);

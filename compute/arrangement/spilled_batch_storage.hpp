@@ -53,6 +53,9 @@ class SpilledBatchStorage final : public BlockSource {
                                             fence_offsets_[block + 1] - fence_offsets_[block]);
   }
   PinnedColumns pin_block(std::size_t block) const override;
+  bool block_resident(std::size_t block) const override {
+    return cache_.contains(id_, static_cast<std::uint32_t>(block));
+  }
   std::uint64_t resident_bytes() const override;
   std::uint64_t spilled_bytes() const override { return spilled_bytes_; }
 

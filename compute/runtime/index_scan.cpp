@@ -1,6 +1,7 @@
 #include "compute/runtime/index_scan.hpp"
 
 #include "common/eval_context.hpp"
+#include "compute/arrangement/spill_probe.hpp"
 #include "compute/dataflow/error_row.hpp"
 #include "compute/runtime/peek_reader.hpp"
 
@@ -30,6 +31,21 @@ Result<std::unique_ptr<IndexScan>> IndexScan::open(const Peek& peek, std::vector
   std::unique_ptr<IndexScan> scan(new IndexScan(peek, std::move(parts)));
   scan->start_part();
   return scan;
+}
+
+bool IndexScan::would_page(const Peek& peek, const std::vector<Part>& parts) {
+  std::vector<Row> rows;
+  std::vector<std::string_view> keys;
+  if (peek.literal_keys) {
+    for (const Row& k : *peek.literal_keys) rows.push_back(normalize_key(k));
+    std::sort(rows.begin(), rows.end());
+    for (const Row& k : rows) keys.push_back(k.bytes());
+  }
+  for (const Part& part : parts) {
+    if (compute::would_page(part.first->batches, peek.literal_keys ? &keys : nullptr)) return true;
+    if (compute::would_page(part.second->batches, nullptr)) return true;
+  }
+  return false;
 }
 
 void IndexScan::start_part() {

@@ -45,6 +45,11 @@ class IndexScan {
 
   // REQUIRES: since <= peek.time < upper on every part.
   static Result<std::unique_ptr<IndexScan>> open(const Peek& peek, std::vector<Part> parts);
+  // Whether opening and walking the scan would read spilled blocks back
+  // from the spill (spill_probe.hpp): the blocks the peek's literal keys
+  // fall in (every block for a full scan) and every block of the error
+  // collections. Pages nothing in.
+  static bool would_page(const Peek& peek, const std::vector<Part>& parts);
 
   ~IndexScan() {
     if (on_close_) on_close_();

@@ -1,6 +1,8 @@
 // Runtime::walk_if_ready: a sealed fast-path read walked inline for the
 // inline budget and, past it, on the offload pool (DESIGN §6 "Offload",
-// issue 8 item 6).
+// issue 8 item 6); a read that would page spilled blocks in goes to the
+// pool before it begins (issue 9 item 5). The walking itself is
+// OffloadedWalk's (offloaded_walk.hpp).
 //
 // The walk is an IndexScan over the sealed snapshots (literal keys or a
 // full scan), so the part walked here and the part walked on the pool are
@@ -10,10 +12,11 @@
 // snapshots and a since hold at the read's time on every trace it reads;
 // the job's end releases both. Logged as `offloaded` in the PeekLog.
 // Without offload this is peek_if_ready, byte for byte.
+#include "compute/runtime/offloaded_walk.hpp"
+
 #include <algorithm>
 #include <iterator>
 
-#include "compute/arrangement/trace_handle.hpp"
 #include "compute/runtime/runtime.hpp"
 
 namespace tandem::compute {
@@ -39,25 +42,77 @@ PeekResponse error_response(PeekId uuid, Status error) {
   return response;
 }
 
-// Walks `scan` to its end in slices, stopping early once `ticket` is
-// canceled; the answer so far goes into `response`.
-void walk_to_end(IndexScan& scan, std::size_t slice, PeekResponse& response, const OffloadedPeek* ticket) {
-  while (!scan.done()) {
-    if (ticket != nullptr && ticket->canceled()) {
-      response.kind = PeekResponse::Kind::kCanceled;
-      response.rows.clear();
-      return;
-    }
-    auto rows = scan.next(slice);
-    if (!rows.ok()) {
-      response = error_response(response.uuid, rows.status());
-      return;
-    }
-    append(response, std::move(rows).value());
-  }
+void cancel(PeekResponse& response) {
+  response.kind = PeekResponse::Kind::kCanceled;
+  response.rows.clear();
 }
 
 }  // namespace
+
+void finish_walk(OffloadedWalk& walk, std::size_t slice, const OffloadedPeek* ticket) {
+  PeekResponse& response = walk.response;
+  if (walk.scan == nullptr && response.kind == PeekResponse::Kind::kRows) {
+    auto opened = IndexScan::open(walk.peek, std::move(walk.parts));
+    if (opened.ok()) {
+      walk.scan = std::move(opened).value();
+    } else {
+      response = error_response(response.uuid, opened.status());
+    }
+  }
+  walk.parts.clear();
+  while (walk.scan != nullptr && !walk.scan->done() && response.kind == PeekResponse::Kind::kRows) {
+    if (ticket != nullptr && ticket->canceled()) {
+      cancel(response);
+      break;
+    }
+    auto rows = walk.scan->next(slice);
+    if (!rows.ok()) {
+      response = error_response(response.uuid, rows.status());
+      break;
+    }
+    append(response, std::move(rows).value());
+  }
+  walk.scan.reset();
+}
+
+std::shared_ptr<OffloadedPeek> submit_walk(OffloadPool& pool, std::shared_ptr<OffloadedWalk> walk,
+                                           std::size_t slice) {
+  auto ticket = std::make_shared<OffloadedPeek>();
+  OffloadPool::Job job = [ticket, walk, slice](bool abandoned) {
+    if (abandoned) {
+      cancel(walk->response);
+      walk->scan.reset();
+      walk->parts.clear();
+    } else {
+      finish_walk(*walk, slice, ticket.get());
+    }
+    walk->holds.clear();
+    if (walk->on_end) walk->on_end();
+    ticket->finish(std::move(walk->response));
+  };
+  if (!pool.try_submit(job)) return nullptr;
+  return ticket;
+}
+
+void OffloadedAnswers::deliver(PeekId id, PeekResponse response) {
+  std::lock_guard lock(mutex_);
+  if (peeks_ == nullptr) return;  // the runtime stopped: nobody awaits it
+  switch (response.kind) {
+    case PeekResponse::Kind::kError:
+      peeks_->error(id, std::move(response.error));
+      return;
+    case PeekResponse::Kind::kCanceled:
+      peeks_->canceled(id);
+      return;
+    default:
+      peeks_->rows(id, std::move(response.rows));
+  }
+}
+
+void OffloadedAnswers::close() {
+  std::lock_guard lock(mutex_);
+  peeks_ = nullptr;
+}
 
 std::optional<ReadyPeek> Runtime::walk_if_ready(const Peek& peek, std::size_t inline_budget, bool offload) {
   if (!offload || offload_pool_ == nullptr) {
@@ -69,60 +124,46 @@ std::optional<ReadyPeek> Runtime::walk_if_ready(const Peek& peek, std::size_t in
   std::vector<PublicationRegistry::Part> publications;
   auto parts = sealed_parts(peek, &publications);
   if (!parts) return std::nullopt;
-  auto opened = IndexScan::open(peek, std::move(*parts));
-  if (!opened.ok()) {
-    peek_log_->served(peek.target, logging::ReadPath::kFastPath, reads_name_, start);
-    return ReadyPeek{error_response(peek.uuid, opened.status()), nullptr};
-  }
-  std::unique_ptr<IndexScan> scan = std::move(opened).value();
-  PeekResponse response;
-  response.uuid = peek.uuid;
-  // The inline part: at most `inline_budget` positions on this thread.
-  if (auto rows = scan->next(inline_budget); !rows.ok()) {
-    response = error_response(peek.uuid, rows.status());
+  auto walk = std::make_shared<OffloadedWalk>();
+  walk->peek = peek;
+  walk->response.uuid = peek.uuid;
+  const std::size_t slice = std::max(inline_budget, kMinSlice);
+  if (IndexScan::would_page(peek, *parts)) {
+    // Spilled blocks to read back: none of it on this thread.
+    walk->parts = std::move(*parts);
   } else {
-    append(response, std::move(rows).value());
-  }
-  if (response.kind != PeekResponse::Kind::kRows || scan->done()) {
-    peek_log_->served(peek.target, logging::ReadPath::kFastPath, reads_name_, start);
-    return ReadyPeek{std::move(response), nullptr};
+    auto opened = IndexScan::open(peek, std::move(*parts));
+    if (!opened.ok()) {
+      peek_log_->served(peek.target, logging::ReadPath::kFastPath, reads_name_, start);
+      return ReadyPeek{error_response(peek.uuid, opened.status()), nullptr};
+    }
+    walk->scan = std::move(opened).value();
+    // The inline part: at most `inline_budget` positions on this thread.
+    if (auto rows = walk->scan->next(inline_budget); !rows.ok()) {
+      walk->response = error_response(peek.uuid, rows.status());
+    } else {
+      append(walk->response, std::move(rows).value());
+    }
+    if (walk->response.kind != PeekResponse::Kind::kRows || walk->scan->done()) {
+      peek_log_->served(peek.target, logging::ReadPath::kFastPath, reads_name_, start);
+      return ReadyPeek{std::move(walk->response), nullptr};
+    }
   }
 
   // The rest on the pool, holding the read's time on every trace it reads.
-  struct Walk {
-    std::unique_ptr<IndexScan> scan;
-    std::vector<TraceHandle> holds;
-    PeekResponse response;
-  };
-  auto walk = std::make_shared<Walk>();
-  walk->scan = std::move(scan);
-  walk->response = std::move(response);
   walk->holds.reserve(publications.size() * 2);
   for (const PublicationRegistry::Part& part : publications) {
     walk->holds.push_back(TraceHandle::hold(part.oks, peek.time));
     walk->holds.push_back(TraceHandle::hold(part.errs, peek.time));
   }
-  auto ticket = std::make_shared<OffloadedPeek>();
-  const std::size_t slice = std::max(inline_budget, kMinSlice);
-  OffloadPool::Job job = [ticket, walk, slice, log = peek_log_, target = peek.target, name = reads_name_,
-                          start](bool abandoned) {
-    if (abandoned) {
-      walk->response.kind = PeekResponse::Kind::kCanceled;
-      walk->response.rows.clear();
-    } else {
-      walk_to_end(*walk->scan, slice, walk->response, ticket.get());
-    }
-    // Batches and holds go before the answer, so a waiter that has the
-    // answer finds them released.
-    walk->scan.reset();
-    walk->holds.clear();
+  walk->on_end = [log = peek_log_, target = peek.target, name = reads_name_, start] {
     log->served(target, logging::ReadPath::kOffloaded, name, start);
-    ticket->finish(std::move(walk->response));
   };
-  if (offload_pool_->try_submit(job)) return ReadyPeek{std::nullopt, std::move(ticket)};
+  if (auto ticket = submit_walk(*offload_pool_, walk, slice)) return ReadyPeek{std::nullopt, std::move(ticket)};
   // The pool is full: the walk ends here (bounded queue, DESIGN §6).
-  job = nullptr;
-  walk_to_end(*walk->scan, slice, walk->response, nullptr);
+  walk->on_end = nullptr;
+  finish_walk(*walk, slice, nullptr);
+  walk->holds.clear();
   peek_log_->served(peek.target, logging::ReadPath::kFastPath, reads_name_, start);
   return ReadyPeek{std::move(walk->response), nullptr};
 }
