@@ -46,7 +46,10 @@ void ShardStore::enqueue(std::unique_ptr<Request> request) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!stopping_) {
       queue_.push_back(std::move(request));
-      queue_cv_.notify_one();
+      // A committer inside a group finds the queue when it is done, and a
+      // Lead wakes the committer when it releases the lane: only an idle
+      // committer needs waking (a futex wake per queued write saved).
+      if (!committing_ && !leading_) queue_cv_.notify_one();
       return;
     }
   }
