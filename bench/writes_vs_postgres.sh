@@ -5,9 +5,14 @@
 # and tandem's default --durability strict), and COPY FROM STDIN of N rows
 # (client-side, psql \copy).
 #
-#   bash bench/writes_vs_postgres.sh [SECONDS_PER_RUN] [COPY_ROWS]   (defaults 10, 1000000)
+#   bash bench/writes_vs_postgres.sh [SECONDS_PER_RUN] [COPY_ROWS] [ROUNDS]   (defaults 10, 1000000, 1)
+#
+# With ROUNDS > 1 the INSERT runs alternate (PostgreSQL, tandem, PostgreSQL,
+# ...) and each line reports the median of the rounds: on a shared machine
+# one run of either side can land in a burst of someone else's I/O.
 SECONDS_PER_RUN=${1:-10}
 COPY_ROWS=${2:-1000000}
+ROUNDS=${3:-1}
 source "$(dirname "$0")/lib.sh"
 
 for sql in pg_sql td_sql; do
@@ -25,9 +30,16 @@ run() {  # PORT USER DB CLIENTS -> tps
     -T "$SECONDS_PER_RUN" "$3" 2>&1 | sed -n 's/^tps = \([0-9.]*\).*/\1/p'
 }
 printf "%-28s %14s %14s %8s\n" benchmark postgres tandem ratio
+median() { python3 -c "import statistics, sys; print(statistics.median(map(float, sys.argv[1:])))" "$@"; }
 for clients in 1 4; do
-  pg=$(run $PG_PORT postgres postgres $clients)
-  td=$(run $TD_PORT materialize materialize $clients)
+  pgs=() tds=()
+  for _ in $(seq 1 "$ROUNDS"); do
+    pgs+=("$(run $PG_PORT postgres postgres $clients)")
+    tds+=("$(run $TD_PORT materialize materialize $clients)")
+  done
+  pg=$(median "${pgs[@]}")
+  td=$(median "${tds[@]}")
+  [ "$ROUNDS" -gt 1 ] && echo "  rounds, $clients client(s): postgres ${pgs[*]}; tandem ${tds[*]}"
   printf "%-28s %14.0f %14.0f %7.2fx\n" "insert commits/s, $clients client(s)" "$pg" "$td" \
     "$(python3 -c "print($td/$pg)")"
 done
