@@ -1,23 +1,31 @@
 #pragma once
 // The file system tandem's RocksDB runs on: RocksDB's own (POSIX), except
-// that the write-ahead log is preallocated with its size set.
+// that the write-ahead log's space is written with zeros ahead of the
+// records, as PostgreSQL does with its WAL segments.
 //
 // Why: a commit is a WAL append plus fdatasync. RocksDB preallocates WAL
-// space with fallocate(FALLOC_FL_KEEP_SIZE), so every append still grows the
-// file's size, and ext4 must journal the new size in the same fdatasync
-// (about 100-110 us per commit here). Preallocating without KEEP_SIZE sets
-// the size once per preallocation block (RocksDB's: ~1.1 x write_buffer_size)
-// so a commit's fdatasync writes the data and, once per newly written 4 KiB
-// block, an extent conversion (about 70 us here; PostgreSQL gets the same by
-// overwriting zero-filled WAL segments). bench/README.md has the figures.
+// space with fallocate(FALLOC_FL_KEEP_SIZE): every append still grows the
+// file's size, and the blocks it reaches are "unwritten" extents, so each
+// commit's fdatasync must also commit the file system journal (the new
+// size, the converted extent). The journal is shared by every file on the
+// disk, so under other I/O that wait grows to milliseconds. Over space
+// already written with zeros, inside the file's size, fdatasync writes the
+// data and flushes the device, and nothing else (bench/README.md has the
+// figures: append vs fallocate vs zero-filled).
 //
-// Recovery is unchanged: the space past the last record reads as zeros, and
-// RocksDB's log reader skips zero-filled space as padding (the format it has
-// always accepted from preallocating writers); a torn last record fails its
-// checksum and point-in-time recovery stops before it, as before. A cleanly
-// closed WAL is truncated to its written length by RocksDB's Close.
+// How: a WAL file (<number>.log) is wrapped so that RocksDB's PrepareWrite
+// zero-fills the file in 4 MiB chunks (through a second descriptor, past
+// the records) before an append reaches them, instead of fallocating.
+// Close cuts the file back to its records.
 //
-// Threading: as RocksDB's FileSystem (thread-safe).
+// Recovery: after a crash the WAL ends in zeros. RocksDB's log reader skips
+// zero-filled space as padding (the format it has always accepted from
+// preallocating writers); a torn last record fails its checksum and
+// point-in-time recovery stops before it, as before. If zero-filling fails
+// (disk full), appends simply grow the file as they would without it.
+//
+// Threading: as RocksDB's FileSystem and WritableFile (a WAL file is
+// written by one thread at a time).
 
 #include <memory>
 
@@ -27,8 +35,8 @@ class Env;
 
 namespace tandem::storage {
 
-// An Env over RocksDB's default one whose WAL files are preallocated with
-// their size set. It must outlive every DB opened on it.
+// An Env over RocksDB's default one whose WAL files are zero-filled ahead
+// of their records. It must outlive every DB opened on it.
 std::unique_ptr<rocksdb::Env> new_wal_preallocating_env();
 
 }  // namespace tandem::storage
