@@ -7,7 +7,11 @@
 # arms interleaved over RUNS rounds. Per arm: prepared point lookups
 # (pgbench, 1 client, SECONDS s: tps and mean latency), a full scan
 # (SELECT count(*), sum(a), max(b): median seconds, rows/s), and hydration
-# (CREATE INDEX under the arm's limit until it answers: median seconds). PostgreSQL 15's prepared
+# (CREATE INDEX under the arm's limit until it answers: median seconds), and
+# the same lookups again while another connection repeats a long fast-path
+# walk over the whole index (SELECT a FROM t WHERE b = 'none' ORDER BY a:
+# every position, no row; on the spilled arm it reads the spill back, which
+# runs on the offload pool, issue 9 item 5). PostgreSQL 15's prepared
 # lookup on the same table (btree index) is printed for reference.
 #
 #   bash bench/spill_vs_resident.sh [ROWS] [RUNS] [SECONDS]  (default 1000000 3 5)
@@ -25,7 +29,7 @@ printf '\\set id random(1, %d)\nSELECT a, b FROM t WHERE a = :id;\n' "$ROWS" >"$
 chmod 644 "$WORK/lookup.sql"
 
 python3 - "$PG_PORT" "$TD_PORT" "$RUNS" "$SECS" "$WORK/lookup.sql" "$ROWS" <<'PY'
-import re, statistics, subprocess, sys, time
+import re, statistics, subprocess, sys, threading, time
 pg_port, td_port, runs, secs, script, rows = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], int(sys.argv[6])
 def psql(port, user, db, sql):
     return subprocess.run(["psql", "-X", "-q", "-At", "-h", "127.0.0.1", "-p", port, "-U", user, db, "-c", sql],
@@ -50,8 +54,22 @@ def hydrate():
         td("CREATE INDEX t_a ON t (a)")
         assert td("SELECT b FROM t WHERE a = 77").strip() == "row-77"
     return timed(run)
+WALK = "SELECT a FROM t WHERE b = 'none' ORDER BY a"
+def during_walks():
+    # pgbench's lookups while another connection repeats WALK; the walks' mean time.
+    stop, walks = threading.Event(), []
+    def loop():
+        while not stop.is_set():
+            walks.append(timed(lambda: td(WALK)))
+    t = threading.Thread(target=loop); t.start()
+    time.sleep(0.2)
+    try:
+        tps, lat = pgbench(td_port, "materialize", "materialize")
+    finally:
+        stop.set(); t.join()
+    return tps, lat, statistics.mean(walks)
 arms = [("resident", None), ("spilled (memory_limit 1MB)", "1MB")]
-res = {a: {"tps": [], "lat": [], "scan": [], "hyd": []} for a, _ in arms}
+res = {a: {"tps": [], "lat": [], "scan": [], "hyd": [], "btps": [], "blat": [], "walk": []} for a, _ in arms}
 pg = []
 for _ in range(runs):
     pg.append(pgbench(pg_port, "postgres", "postgres"))
@@ -66,6 +84,8 @@ for _ in range(runs):
         tps, lat = pgbench(td_port, "materialize", "materialize")
         res[arm]["tps"].append(tps); res[arm]["lat"].append(lat)
         res[arm]["scan"].append(timed(scan))
+        btps, blat, walk = during_walks()
+        res[arm]["btps"].append(btps); res[arm]["blat"].append(blat); res[arm]["walk"].append(walk)
 med = statistics.median
 print(f"rows {rows}, {runs} rounds, pgbench {secs} s x 1 client")
 print(f"{'arm':28} {'lookup tps':>11} {'lat ms':>7} {'scan s':>7} {'scan rows/s':>12} {'hydrate s':>10}")
@@ -76,5 +96,11 @@ for arm, _ in arms:
 base, sp = res[arms[0][0]], res[arms[1][0]]
 print(f"spilled/resident: lookup tps {med(sp['tps']) / med(base['tps']):.2f}x, "
       f"scan time {med(sp['scan']) / med(base['scan']):.2f}x, hydration time {med(sp['hyd']) / med(base['hyd']):.2f}x")
+print("lookups while another connection repeats a full walk of the index:")
+print(f"{'arm':28} {'tps quiet':>10} {'tps walks':>10} {'ms quiet':>9} {'ms walks':>9} {'walk s':>7}")
+for arm, _ in arms:
+    r = res[arm]
+    print(f"{arm:28} {med(r['tps']):10.0f} {med(r['btps']):10.0f} {med(r['lat']):9.3f} {med(r['blat']):9.3f} "
+          f"{med(r['walk']):7.3f}")
 print(f"postgres prepared lookup (reference): {med([t for t, _ in pg]):.0f} tps, {med([l for _, l in pg]):.3f} ms")
 PY
