@@ -14,7 +14,7 @@ constexpr int64_t kGiB = kMiB * 1024;
 constexpr int64_t kTiB = kGiB * 1024;
 
 // Sorted by name.
-constexpr std::array<VarDefinition, 12> kDefinitions = {{
+constexpr std::array<VarDefinition, 13> kDefinitions = {{
     {kAllowedClusterReplicaSizes, VarType::kString, "",
      "Comma-separated cluster sizes CREATE CLUSTER may use (empty: any)."},
     {kComputeIndexPeekInlineBudget, VarType::kInt, "1024",
@@ -31,6 +31,9 @@ constexpr std::array<VarDefinition, 12> kDefinitions = {{
      "Run transient peek dataflows on the interactive runtime."},
     {kEnableComputeInteractiveRuntime, VarType::kBool, "on",
      "Serve peeks from the interactive runtime."},
+    {kEnableComputeMaintenanceBackground, VarType::kBool, "on",
+     "With the interactive runtime on, run a cluster's maintenance workers as background work (SCHED_BATCH, nice 10), "
+     "so reads preempt long steps (read when a cluster is created)."},
     {kIdleInTransactionSessionTimeout, VarType::kDuration, "2min",
      "Terminate sessions idle inside a transaction for longer than this (0: never)."},
     {kMaxConcurrentInteractiveDataflows, VarType::kInt, "8",

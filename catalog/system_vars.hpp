@@ -92,6 +92,7 @@ class SystemVars {
 // Parameter names used by other layers.
 inline constexpr const char* kEnableComputeInteractiveRuntime = "enable_compute_interactive_runtime";
 inline constexpr const char* kEnableComputeInteractiveDataflows = "enable_compute_interactive_dataflows";
+inline constexpr const char* kEnableComputeMaintenanceBackground = "enable_compute_maintenance_background";
 inline constexpr const char* kComputeIndexPeekInlineBudget = "compute_index_peek_inline_budget";
 inline constexpr const char* kEnableComputeIndexPeekOffload = "enable_compute_index_peek_offload";
 inline constexpr const char* kMaxResultSize = "max_result_size";

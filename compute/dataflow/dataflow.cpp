@@ -27,6 +27,16 @@ void append(std::vector<Update>& to, std::vector<Update>& from, bool move) {
   }
 }
 
+// Drained buffers keep at most this many updates' capacity between steps,
+// so an idle or finished dataflow holds no chunk-sized memory (issue 8: 48
+// concurrent peek dataflows walking a large index must not each keep a
+// chunk's worth of buffers).
+constexpr std::size_t kRetainedCapacity = 1024;
+
+void release_if_drained(std::vector<Update>& updates) {
+  if (updates.empty() && updates.capacity() > kRetainedCapacity) std::vector<Update>().swap(updates);
+}
+
 }  // namespace
 
 bool Dataflow::step() {
@@ -41,6 +51,10 @@ bool Dataflow::step() {
     } else {
       op.step();
     }
+    for (std::size_t p = 0; p < op.input_count(); ++p) {
+      release_if_drained(op.input(p).pending.oks);
+      release_if_drained(op.input(p).pending.errs);
+    }
     Stream& out = op.output();
     moved |= !out.empty();
     const auto& consumers = consumers_[i];
@@ -53,6 +67,8 @@ bool Dataflow::step() {
     }
     out.oks.clear();
     out.errs.clear();
+    release_if_drained(out.oks);
+    release_if_drained(out.errs);
   }
   return moved;
 }

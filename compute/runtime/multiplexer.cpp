@@ -12,6 +12,7 @@ Multiplexer::Multiplexer(MultiplexerOptions options)
     steps = std::make_shared<logging::SharedSteps>("interactive", std::max<std::size_t>(1, m.workers));
     m.peer_steps = steps;
     m.reads_name = "interactive";
+    if (options.background_maintenance) m.thread_class = ThreadClass::Background;
   }
   RuntimeOptions i;
   i.workers = m.workers;

@@ -44,6 +44,9 @@ struct MultiplexerOptions {
   RuntimeOptions maintenance;
   bool interactive_runtime = true;    // enable_compute_interactive_runtime
   bool interactive_dataflows = true;  // enable_compute_interactive_dataflows
+  // With the interactive runtime, maintenance workers run as
+  // ThreadClass::Background, so reads preempt long steps.
+  bool background_maintenance = true;
 };
 
 class Multiplexer final : public ComputeClient {

@@ -1,13 +1,21 @@
 #include "compute/runtime/offload_pool.hpp"
 
 #include <algorithm>
+#include <string>
+
+#include "compute/runtime/thread_class.hpp"
 
 namespace tandem::compute {
 
 OffloadPool::OffloadPool(Options options) : capacity_(options.capacity) {
   const std::size_t n = std::max<std::size_t>(1, options.threads);
   threads_.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) threads_.emplace_back([this] { run(); });
+  for (std::size_t i = 0; i < n; ++i) {
+    threads_.emplace_back([this, i] {
+      configure_current_thread("offload-" + std::to_string(i), ThreadClass::Normal);
+      run();
+    });
+  }
 }
 
 OffloadPool::~OffloadPool() {

@@ -35,6 +35,8 @@ Runtime::Runtime(RuntimeOptions options)
     w.peer = publisher_ != nullptr ? &peer_ : nullptr;
     w.record_steps = record_steps_.get();
     w.peer_steps = peer_steps_.get();
+    w.thread_name = name_.substr(0, 5) + "-" + std::to_string(i);
+    w.thread_class = options.thread_class;
     workers_.push_back(std::make_unique<Worker>(i, &peeks_, &frontiers_, &sinks_, std::move(w)));
   }
   peeks_.set_on_answered([log = peek_log_.get()](PeekId id) { log->finish(id); });

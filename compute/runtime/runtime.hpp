@@ -31,6 +31,7 @@
 #include "compute/logging/peek_log.hpp"
 #include "compute/logging/worker_logger.hpp"
 #include "compute/protocol/compute_client.hpp"
+#include "compute/runtime/thread_class.hpp"
 #include "compute/runtime/input_handle.hpp"
 #include "compute/runtime/offload_pool.hpp"
 #include "compute/runtime/peek_tracker.hpp"
@@ -70,6 +71,8 @@ struct RuntimeOptions {
   std::shared_ptr<logging::PeekLog> peek_log;
   std::shared_ptr<logging::SharedSteps> record_steps;
   std::shared_ptr<logging::SharedSteps> peer_steps;
+  // How the workers are scheduled (thread_class.hpp).
+  ThreadClass thread_class = ThreadClass::Normal;
 };
 
 class Runtime final : public ComputeClient {

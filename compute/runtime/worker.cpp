@@ -1,6 +1,7 @@
 #include "compute/runtime/worker.hpp"
 
 #include <cstdio>
+#include <future>
 #include <string>
 #include <utility>
 
@@ -20,11 +21,22 @@ Worker::Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers
       peek_log_(options.peek_log),
       peer_(options.peer),
       record_steps_(options.record_steps),
-      peer_steps_(options.peer_steps) {}
+      peer_steps_(options.peer_steps),
+      thread_name_(std::move(options.thread_name)),
+      thread_class_(options.thread_class) {}
 
 Worker::~Worker() { shutdown(); }
 
-void Worker::start() { thread_ = std::thread([this] { run(); }); }
+void Worker::start() {
+  // Returns once the thread is named and scheduled as asked.
+  std::promise<void> configured;
+  thread_ = std::thread([this, &configured] {
+    configure_current_thread(thread_name_, thread_class_);
+    configured.set_value();
+    run();
+  });
+  configured.get_future().wait();
+}
 
 void Worker::shutdown() {
   {

@@ -38,6 +38,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <variant>
@@ -54,6 +55,7 @@
 #include "compute/runtime/peek_tracker.hpp"
 #include "compute/runtime/publication_registry.hpp"
 #include "compute/runtime/sink_tracker.hpp"
+#include "compute/runtime/thread_class.hpp"
 
 namespace tandem::compute {
 
@@ -113,6 +115,9 @@ class Worker {
     // maintenance worker logs the other runtime's from here.
     logging::SharedSteps* record_steps = nullptr;
     const logging::SharedSteps* peer_steps = nullptr;
+    // The thread's name (e.g. "maintenance-0") and scheduling class.
+    std::string thread_name;
+    ThreadClass thread_class = ThreadClass::Normal;
   };
   Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers, SinkTracker* sinks, Options options);
   ~Worker();
@@ -228,6 +233,8 @@ class Worker {
   const Peer* peer_;
   logging::SharedSteps* record_steps_;
   const logging::SharedSteps* peer_steps_;
+  const std::string thread_name_;
+  const ThreadClass thread_class_;
   std::int64_t next_log_id_ = 1;
 };
 

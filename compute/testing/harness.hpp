@@ -44,9 +44,15 @@ inline Row random_row(std::mt19937_64& rng) {
   return Row::pack(d);
 }
 
+inline RuntimeOptions with_workers(std::size_t workers) {
+  RuntimeOptions options;
+  options.workers = workers;
+  return options;
+}
+
 class Harness {
  public:
-  Harness(std::size_t workers, const std::vector<GlobalId>& sources) : Harness(RuntimeOptions{workers}, sources) {}
+  Harness(std::size_t workers, const std::vector<GlobalId>& sources) : Harness(with_workers(workers), sources) {}
   Harness(RuntimeOptions options, const std::vector<GlobalId>& sources) : runtime_(std::move(options)) {
     for (const GlobalId id : sources) {
       inputs_[id] = runtime_.create_input(id);

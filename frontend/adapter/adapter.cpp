@@ -204,10 +204,8 @@ Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, Coo
   const catalog::Cluster* quickstart = snapshot->find_cluster(catalog::kDefaultClusterName);
   if (quickstart != nullptr) {
     options.default_cluster = cluster_key(quickstart->id);
-    options.compute_workers = workers_for_size(quickstart->size).ok() ? *workers_for_size(quickstart->size) : 1;
+    options.default_compute = cluster_compute(quickstart->size, snapshot->system_vars());
   }
-  options.interactive_runtime = snapshot->system_vars().get_bool(catalog::kEnableComputeInteractiveRuntime);
-  options.interactive_dataflows = snapshot->system_vars().get_bool(catalog::kEnableComputeInteractiveDataflows);
   TANDEM_ASSIGN_OR_RETURN(a->coordinator_, Coordinator::open(store, options));
   TANDEM_ASSIGN_OR_RETURN(a->stash_, storage::PeekStash::open(store));
   if (int64_t discarded = a->stash_->stats().discarded; discarded > 0) {
@@ -218,10 +216,7 @@ Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, Coo
   std::promise<Status> replayed;
   asio::post(a->coordinator_->executor(), [&] {
     for (const catalog::Cluster* c : snapshot->clusters()) {
-      auto workers = workers_for_size(c->size);
-      Status added = a->coordinator_->add_cluster(
-          cluster_key(c->id), ClusterCompute{workers.ok() ? *workers : 1, options.interactive_runtime,
-                                             options.interactive_dataflows});
+      Status added = a->coordinator_->add_cluster(cluster_key(c->id), cluster_compute(c->size, snapshot->system_vars()));
       if (!added.is_ok()) {
         replayed.set_value(added);
         return;

@@ -321,6 +321,16 @@ Result<ExecResult> alter_rename(Engine& engine, const catalog::SearchPath& path,
 
 uint64_t cluster_key(catalog::ClusterId id) { return catalog::cluster_to_compute(id); }
 
+ClusterCompute cluster_compute(const std::string& size, const catalog::SystemVars& vars) {
+  ClusterCompute compute;
+  auto workers = workers_for_size(size);
+  compute.workers = workers.ok() ? *workers : 1;
+  compute.interactive_runtime = vars.get_bool(catalog::kEnableComputeInteractiveRuntime);
+  compute.interactive_dataflows = vars.get_bool(catalog::kEnableComputeInteractiveDataflows);
+  compute.background_maintenance = vars.get_bool(catalog::kEnableComputeMaintenanceBackground);
+  return compute;
+}
+
 Result<size_t> workers_for_size(const std::string& size) {
   auto number = [](std::string_view s) -> std::optional<size_t> {
     size_t n = 0;
@@ -372,16 +382,13 @@ Result<ExecResult> create_cluster(Engine& engine, const sql::CreateCluster& crea
       return Status::error(sqlstate::kFeatureNotSupported, "cluster option \"" + o.name + "\" is not supported");
     }
   }
-  TANDEM_ASSIGN_OR_RETURN(size_t workers, workers_for_size(spec.size));
+  if (auto workers = workers_for_size(spec.size); !workers.ok()) return workers.status();
   spec.create_sql = "CREATE CLUSTER " + sql::quote_ident(spec.name) + " (SIZE = " + sql::quote_string(spec.size) + ")";
   TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_cluster(spec, false));
   if (ddl.created_cluster) {
     const auto snapshot = engine.catalog.snapshot();
-    const catalog::SystemVars& vars = snapshot->system_vars();
-    Status started = engine.coordinator.add_cluster(
-        cluster_key(*ddl.created_cluster),
-        ClusterCompute{workers, vars.get_bool(catalog::kEnableComputeInteractiveRuntime),
-                       vars.get_bool(catalog::kEnableComputeInteractiveDataflows)});
+    Status started =
+        engine.coordinator.add_cluster(cluster_key(*ddl.created_cluster), cluster_compute(spec.size, snapshot->system_vars()));
     if (!started.is_ok()) {
       (void)engine.catalog.drop_cluster(spec.name, true, catalog::DropBehavior::kRestrict);
       return started;

@@ -56,6 +56,9 @@ uint64_t cluster_key(catalog::ClusterId id);
 // Worker threads for a cluster size: 'scale=1,workers=N', 'N', or 1 for
 // Materialize's credit sizes ('25cc', ...).
 Result<size_t> workers_for_size(const std::string& size);
+// How a cluster of `size` is built under the current system parameters
+// (read once, when the cluster's runtimes are created).
+ClusterCompute cluster_compute(const std::string& size, const catalog::SystemVars& vars);
 
 // ALTER TABLE/VIEW/INDEX ... RENAME TO (on the coordinator thread). The
 // item's create_sql and its indexes' are rewritten; renaming an object that

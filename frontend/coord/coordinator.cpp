@@ -23,9 +23,7 @@ Result<std::unique_ptr<Coordinator>> Coordinator::open(storage::DurableStore& du
   c->oracle_->apply_write(boot);
   c->upper_ = boot + 1;
   c->fed_upper_ = boot + 1;
-  TANDEM_RETURN_IF_ERROR(c->add_cluster(
-      options.default_cluster,
-      ClusterCompute{options.compute_workers, options.interactive_runtime, options.interactive_dataflows}));
+  TANDEM_RETURN_IF_ERROR(c->add_cluster(options.default_cluster, options.default_compute));
   c->ticker_ = std::make_unique<asio::steady_timer>(c->io_);
   c->schedule_upper_tick();
   c->thread_ = std::thread([io = &c->io_] { io->run(); });
@@ -101,6 +99,7 @@ Status Coordinator::add_cluster(uint64_t cluster, ClusterCompute compute) {
   options.maintenance.offload_pool = offload_pool_;
   options.interactive_runtime = compute.interactive_runtime;
   options.interactive_dataflows = compute.interactive_dataflows;
+  options.background_maintenance = compute.background_maintenance;
   auto runtime = std::make_unique<compute::Multiplexer>(std::move(options));
   runtime->set_response_waker([this, cluster] { asio::post(io_, [this, cluster] { drain_compute_responses(cluster); }); });
   // Every table becomes a source of the new runtime, with its contents as

@@ -59,13 +59,14 @@ struct ClusterCompute {
   size_t workers = 1;
   bool interactive_runtime = true;    // enable_compute_interactive_runtime
   bool interactive_dataflows = true;  // enable_compute_interactive_dataflows
+  // enable_compute_maintenance_background: with the interactive runtime on,
+  // maintenance workers run as background work (compute/runtime/thread_class.hpp).
+  bool background_maintenance = true;
 };
 
 struct CoordinatorOptions {
-  // Workers of the default cluster's runtime (id `default_cluster`).
-  size_t compute_workers = 1;
-  bool interactive_runtime = true;
-  bool interactive_dataflows = true;
+  // The default cluster's compute (id `default_cluster`).
+  ClusterCompute default_compute;
   uint64_t default_cluster = 0;
   std::chrono::milliseconds upper_interval{1000};
 };
