@@ -72,14 +72,18 @@ TEST_CASE("48 concurrent interactive dataflows over a 100 MB index barely move t
     REQUIRE(built.kind == PeekResponse::Kind::kRows);
     REQUIRE(built.rows.size() == 1);
   }
-  std::uint64_t index_bytes = 0;
+  // 500k rows of over 200 bytes: more than 100 MB of indexed data (resident,
+  // or spilled when the compute tests run under a memory budget).
   const auto parts = c.mux().publications().parts(7);
   REQUIRE(parts);
+  std::uint64_t updates = 0, resident = 0;
   for (const auto& part : *parts) {
-    for (const auto& batch : part.oks->snapshot()->batches) index_bytes += batch->memory_bytes();
+    const auto snapshot = part.oks->snapshot();
+    updates += snapshot->update_count();
+    for (const auto& batch : snapshot->batches) resident += batch->memory_bytes();
   }
-  INFO("index bytes " << index_bytes);
-  REQUIRE(index_bytes > 100'000'000);
+  REQUIRE(updates == static_cast<std::uint64_t>(kRows));
+  INFO("index resident bytes " << resident);
 
   // Freed memory the allocator still holds would absorb (and hide) copies.
   malloc_trim(0);
@@ -95,7 +99,13 @@ TEST_CASE("48 concurrent interactive dataflows over a 100 MB index barely move t
   }
   const std::size_t peak = status_bytes("VmHWM");
   INFO("baseline RSS " << baseline << ", peak during the dataflows " << peak);
-  CHECK(peak < baseline + baseline / 20);
+  if (resident >= 100'000'000) {
+    CHECK(peak < baseline + baseline / 20);
+  } else {
+    // Spilled (the compute tests under a tiny budget): each walk holds the
+    // blocks its cursors read back, never a batch: under 1 MB a dataflow.
+    CHECK(peak < baseline + 48 * (std::size_t{1} << 20));
+  }
   for (GlobalId id = 100; id < 148; ++id) c.mux().send(DropDataflow{id});
 }
 
