@@ -56,10 +56,10 @@ class Renderer {
     return add<ExchangeRecvOp>({}, channel, ctx_.worker);
   }
 
-  ArrangeOp* arrange(Operator* input, std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys,
-                     bool is_export) {
+  // An arrangement inside the dataflow (exports go through arrange_export).
+  ArrangeOp* arrange(Operator* input, std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys) {
     Operator* received = exchange_by_key(input, std::move(key), skip_null_keys);
-    return add<ArrangeOp>({received}, /*arrange_errors=*/is_export, /*emit_output=*/!is_export);
+    return add<ArrangeOp>({received}, /*arrange_errors=*/false, /*emit_output=*/true);
   }
   ArrangeOp* arrange_export(Operator* input, const IndexExport& exp) {
     Operator* received = exchange_by_key(input, exp.key, /*skip_null_keys=*/false);
@@ -126,7 +126,7 @@ class Renderer {
   }
   Result<Operator*> visit(const ArrangeBy& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
-    return static_cast<Operator*>(arrange(in, n.key, false, false));
+    return static_cast<Operator*>(arrange(in, n.key, false));
   }
   Result<Operator*> visit(const Join& n) {
     TraceHandle lhs_trace;
@@ -152,7 +152,7 @@ class Renderer {
       return static_cast<Operator*>(shared);
     }
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(input));
-    ArrangeOp* arranged = arrange(in, key, true, false);
+    ArrangeOp* arranged = arrange(in, key, true);
     *trace = arranged->trace().handle();
     return static_cast<Operator*>(arranged);
   }
@@ -185,26 +185,26 @@ class Renderer {
       Operator* buckets = add<GroupOp>({a1}, "ReduceBuckets", a1, make_minmax_bucket_logic(n.aggregates));
       std::vector<std::size_t> key_columns(n.group_key.size());
       for (std::size_t i = 0; i < key_columns.size(); ++i) key_columns[i] = i;
-      ArrangeOp* a2 = arrange(buckets, column_key(key_columns), false, false);
+      ArrangeOp* a2 = arrange(buckets, column_key(key_columns), false);
       return static_cast<Operator*>(
           add<GroupOp>({a2}, "Reduce", a2, make_minmax_merge_logic(n.aggregates, n.group_key.size())));
     }
-    ArrangeOp* a = arrange(in, n.group_key, false, false);
+    ArrangeOp* a = arrange(in, n.group_key, false);
     return static_cast<Operator*>(add<GroupOp>({a}, "Reduce", a, make_reduce_logic(n.aggregates)));
   }
   Result<Operator*> visit(const Distinct& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
-    ArrangeOp* a = arrange(in, std::nullopt, false, false);
+    ArrangeOp* a = arrange(in, std::nullopt, false);
     return static_cast<Operator*>(add<GroupOp>({a}, "Distinct", a, make_distinct_logic()));
   }
   Result<Operator*> visit(const Threshold& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
-    ArrangeOp* a = arrange(in, std::nullopt, false, false);
+    ArrangeOp* a = arrange(in, std::nullopt, false);
     return static_cast<Operator*>(add<GroupOp>({a}, "Threshold", a, make_threshold_logic()));
   }
   Result<Operator*> visit(const TopK& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
-    ArrangeOp* a = arrange(in, column_key(n.group_key), false, false);
+    ArrangeOp* a = arrange(in, column_key(n.group_key), false);
     return static_cast<Operator*>(add<GroupOp>({a}, "TopK", a, make_topk_logic(n.order, n.limit, n.offset)));
   }
   Result<Operator*> visit(const Union& n) {
