@@ -14,12 +14,20 @@
 //  mz_internal.mz_cluster_replica_utilization the same over the limits
 //  mz_internal.mz_interactive_admission       peek dataflows running and
 //                                             waiting per cluster, waits
+//  mz_internal.mz_arrangement_memory          the arrangement memory budget:
+//                                             limit, resident and spilled
+//                                             bytes (issue 9)
+//  mz_internal.mz_arrangement_block_cache     the cache of spilled blocks
+//                                             read back: size, hits, misses,
+//                                             hit rate
 //
 // Metrics: every replica runs in this one process, so each replica's row
 // reports the whole process (process_id 0): cpu time per second over the
 // coordinator's last sample interval, resident memory, allocator heap;
 // limits are the machine's cores and memory. disk_bytes/disk_percent are
-// NULL: replicas have no scratch disk (mz_clusters.disk is false).
+// NULL: replicas have no scratch disk (mz_clusters.disk is false). The
+// arrangement budget and its block cache are the process's too: one row
+// (process_id 0), none when the process has no budget.
 // Materialize's uint8 columns are bigint here.
 #include <algorithm>
 #include <map>
@@ -224,6 +232,32 @@ std::vector<Row> interactive_admission(const CatalogSnapshot& s, const BuiltinCo
   return rows;
 }
 
+// One row for the process's budget, through `row_of`.
+template <class F>
+std::vector<Row> for_arrangement_memory(const BuiltinContext& context, F row_of) {
+  std::vector<Row> rows;
+  auto status = status_of(context);
+  if (status && status->process.arrangement_memory) rows.push_back(row_of(*status->process.arrangement_memory));
+  return rows;
+}
+
+std::vector<Row> arrangement_memory(const CatalogSnapshot&, const BuiltinContext& context) {
+  return for_arrangement_memory(context, [](const ArrangementMemoryStatus& m) {
+    return make_row({Datum::from_int64(0), m.limit_bytes > 0 ? Datum::from_int64(m.limit_bytes) : Datum::null(),
+                     Datum::from_int64(m.resident_bytes), Datum::from_int64(m.spilled_bytes),
+                     Datum::from_int64(m.spills_total)});
+  });
+}
+
+std::vector<Row> arrangement_block_cache(const CatalogSnapshot&, const BuiltinContext& context) {
+  return for_arrangement_memory(context, [](const ArrangementMemoryStatus& m) {
+    const int64_t lookups = m.cache_hits + m.cache_misses;
+    return make_row({Datum::from_int64(0), Datum::from_int64(m.cache_capacity_bytes), Datum::from_int64(m.cache_bytes),
+                     Datum::from_int64(m.cache_hits), Datum::from_int64(m.cache_misses),
+                     lookups == 0 ? Datum::null() : Datum::from_float64(static_cast<double>(m.cache_hits) / lookups)});
+  });
+}
+
 }  // namespace
 
 void add_mz_internal_relations(std::vector<BuiltinRelation>& out) {
@@ -258,6 +292,14 @@ void add_mz_internal_relations(std::vector<BuiltinRelation>& out) {
                  {{"replica_id", T::kText, false}, {"process_id", T::kInt8, false},
                   {"cpu_nano_cores", T::kInt8, true}, {"memory_bytes", T::kInt8, true},
                   {"disk_bytes", T::kInt8, true}}, replica_metrics});
+  out.push_back({mi, "mz_arrangement_memory",
+                 {{"process_id", T::kInt8, false}, {"limit_bytes", T::kInt8, true},
+                  {"resident_bytes", T::kInt8, false}, {"spilled_bytes", T::kInt8, false},
+                  {"spills_total", T::kInt8, false}}, arrangement_memory});
+  out.push_back({mi, "mz_arrangement_block_cache",
+                 {{"process_id", T::kInt8, false}, {"capacity_bytes", T::kInt8, false},
+                  {"cached_bytes", T::kInt8, false}, {"hits", T::kInt8, false}, {"misses", T::kInt8, false},
+                  {"hit_rate", T::kFloat8, true}}, arrangement_block_cache});
 }
 
 }  // namespace tandem::catalog::builtin_detail

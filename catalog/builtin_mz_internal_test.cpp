@@ -191,3 +191,43 @@ TEST_CASE("mz_interactive_admission shows each cluster's running and waiting dat
 }
 
 }  // namespace tandem::catalog
+
+namespace tandem::catalog {
+
+TEST_CASE("mz_arrangement_memory and mz_arrangement_block_cache show the process's budget and cache") {
+  CatalogFixture f;
+  REQUIRE(register_builtin_relations(f.catalog()).is_ok());
+  auto status = std::make_shared<ControllerStatus>();
+  // No budget installed: no rows.
+  CHECK(rows_of(f.catalog(), kMzInternalSchema, "mz_arrangement_memory", status).size() == 0);
+  CHECK(rows_of(f.catalog(), kMzInternalSchema, "mz_arrangement_block_cache", status).size() == 0);
+
+  ArrangementMemoryStatus m;
+  m.limit_bytes = 1 << 20;
+  m.resident_bytes = 4096;
+  m.spilled_bytes = 900000;
+  m.spills_total = 12;
+  m.cache_capacity_bytes = 32 << 20;
+  m.cache_bytes = 65536;
+  status->process.arrangement_memory = m;
+  // No lookup yet: the hit rate is NULL, not a division by zero.
+  Rows cold = rows_of(f.catalog(), kMzInternalSchema, "mz_arrangement_block_cache", status);
+  REQUIRE(cold.size() == 1);
+  CHECK(cold[0] == std::vector<std::string>{"0", std::to_string(32 << 20), "65536", "0", "0", "NULL"});
+
+  status->process.arrangement_memory->cache_hits = 3;
+  status->process.arrangement_memory->cache_misses = 1;
+  Rows cache = rows_of(f.catalog(), kMzInternalSchema, "mz_arrangement_block_cache", status);
+  REQUIRE(cache.size() == 1);
+  CHECK(cache[0][3] == "3");
+  CHECK(cache[0][4] == "1");
+  CHECK(cache[0][5] == std::to_string(0.75));
+  Rows memory = rows_of(f.catalog(), kMzInternalSchema, "mz_arrangement_memory", status);
+  REQUIRE(memory.size() == 1);
+  CHECK(memory[0] == std::vector<std::string>{"0", std::to_string(1 << 20), "4096", "900000", "12"});
+
+  status->process.arrangement_memory->limit_bytes = 0;  // unlimited
+  CHECK(rows_of(f.catalog(), kMzInternalSchema, "mz_arrangement_memory", status)[0][1] == "NULL");
+}
+
+}  // namespace tandem::catalog

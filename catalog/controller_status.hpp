@@ -2,8 +2,8 @@
 // ControllerStatus: what the compute controller (the coordinator) knows at
 // one instant about the collections it maintains, as plain data, for the
 // controller-level introspection relations of mz_internal
-// (builtin_mz_internal.cpp): hydration, frontiers, and the process's cpu
-// and memory.
+// (builtin_mz_internal.cpp): hydration, frontiers, the process's cpu and
+// memory, and its arrangement memory budget.
 //
 // Ids are compute's bare GlobalIds (catalog::to_compute_id) and clusters
 // are packed the same way (cluster_id_from_compute): the coordinator knows
@@ -47,6 +47,19 @@ struct CollectionFrontierStatus {
   Timestamp upper = kMinTimestamp;  // write frontier
 };
 
+// The process's arrangement memory budget (issue 9; compute's MemoryBudget:
+// one for every cluster), and its block cache of spilled blocks read back.
+struct ArrangementMemoryStatus {
+  int64_t limit_bytes = 0;      // 0: unlimited
+  int64_t resident_bytes = 0;   // admitted batch columns held in memory
+  int64_t spilled_bytes = 0;    // written to the spill and not yet deleted
+  int64_t spills_total = 0;     // batches spilled since boot
+  int64_t cache_capacity_bytes = 0;
+  int64_t cache_bytes = 0;
+  int64_t cache_hits = 0;
+  int64_t cache_misses = 0;
+};
+
 // The whole process (every replica runs in it): cpu over the last sample
 // interval and memory now.
 struct ProcessStatus {
@@ -55,6 +68,8 @@ struct ProcessStatus {
   int64_t memory_bytes = 0;         // resident set size
   int64_t heap_bytes = 0;           // allocator bytes in use
   int64_t memory_limit_bytes = 0;   // the machine's memory
+  // Absent when no budget is installed (a process that never spills).
+  std::optional<ArrangementMemoryStatus> arrangement_memory;
 };
 
 // Admission control of one cluster's interactive runtime (issue 8 item 8):

@@ -63,6 +63,8 @@ class Batch {
 
   // Memory bytes the batch keeps resident (columns plus this header).
   std::uint64_t memory_bytes() const { return sizeof(*this) + storage_->resident_bytes(); }
+  // Bytes of its columns written to the spill (0 while resident).
+  std::uint64_t spilled_bytes() const { return storage_->spilled_bytes(); }
 
   // The columns' current block layout; hold it for the whole walk.
   std::shared_ptr<const BlockSource> source() const { return storage_->source(); }

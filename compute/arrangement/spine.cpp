@@ -205,6 +205,15 @@ std::uint64_t Spine::memory_bytes() const {
   return bytes;
 }
 
+std::uint64_t Spine::spilled_bytes() const {
+  std::uint64_t bytes = 0;
+  for (const Layer& layer : layers_) {
+    if (layer.older != nullptr) bytes += layer.older->spilled_bytes();
+    if (layer.newer != nullptr) bytes += layer.newer->spilled_bytes();
+  }
+  return bytes;
+}
+
 std::size_t Spine::merges_in_progress() const {
   return std::count_if(layers_.begin(), layers_.end(),
                        [](const Layer& l) { return l.merger != nullptr && !l.merger->done(); });

@@ -87,7 +87,10 @@ class Spine {
   std::vector<BatchPtr> batches() const;
 
   std::uint64_t update_count() const;
+  // Bytes the batches hold in memory, and bytes they wrote to the spill
+  // (batch.hpp): a spilled batch keeps only its fences resident.
   std::uint64_t memory_bytes() const;
+  std::uint64_t spilled_bytes() const;
   std::size_t merges_in_progress() const;
   std::size_t layer_count() const { return layers_.size(); }
   // Input updates processed by merges since construction (the work measure).

@@ -34,7 +34,7 @@ namespace tandem::compute::logging {
 enum class LogSource : std::uint8_t {
   kDataflows,        // id, worker_id, name
   kOperators,        // id, worker_id, name, dataflow_id, dataflow_name
-  kArrangements,     // operator_id, worker_id, dataflow_id, dataflow_name, records, batches, size, capacity, allocations
+  kArrangements,     // operator_id, worker_id, dataflow_id, dataflow_name, records, batches, size, capacity, allocations, resident_bytes, spilled_bytes
   kScheduling,       // id, worker_id, elapsed_ns
   kExports,          // export_id, worker_id, dataflow_id
   kFrontiers,        // export_id, worker_id, time

@@ -3,7 +3,8 @@
 // rows are retracted, a changed measure is one retraction and one
 // insertion), the PeekLog's histogram and recent window agree, and a
 // runtime's logging dataflows maintain introspection indexes that a Peek
-// reads like any index, on one worker and on two.
+// reads like any index, on one worker and on two; an arrangement's spilled
+// bytes show once a memory budget spills it.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -14,6 +15,7 @@
 #include "compute/logging/peek_log.hpp"
 #include "compute/logging/worker_logger.hpp"
 #include "compute/testing/harness.hpp"
+#include "compute/testing/spill_budget.hpp"
 
 namespace tandem::compute::logging {
 namespace {
@@ -194,6 +196,55 @@ TEST_CASE("logging dataflows maintain introspection indexes read by a Peek", "[l
     CHECK(read("mz_compute_exports").empty());
     CHECK(read("mz_arrangement_sizes").empty());
   }
+}
+
+TEST_CASE("mz_arrangement_sizes splits an arrangement's size into resident and spilled bytes", "[logging][spill]") {
+  testing::SpillBudget spill(0);  // unlimited until the test lowers it
+  testing::Harness h(1, {1});
+  h.install(testing::source(1), 7);
+  for (int a = 0; a < 1000; ++a) {
+    h.update(1, Row::pack(std::vector<Datum>{Datum::from_int32(a), Datum::from_int32(a)}), 1, 1);
+  }
+  h.advance_all(2);
+  REQUIRE(h.peek(7, 1, 2).rows.size() == 1000);
+  struct Sizes {
+    std::int64_t records = 0, size = 0, resident = 0, spilled = 0;
+  };
+  // The index's arrangement: the row with 1000 records (columns: operator_id,
+  // records, batches, size, capacity, allocations, resident_bytes, spilled_bytes).
+  auto sizes = [&h] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));  // a later log time
+    const std::size_t v = variant_named("mz_arrangement_sizes");
+    REQUIRE(log_variants()[v].columns.size() == 8);
+    CHECK(std::string(log_variants()[v].columns[6].name) == "resident_bytes");
+    CHECK(std::string(log_variants()[v].columns[7].name) == "spilled_bytes");
+    auto r = h.peek(log_index_id(v), wall_clock_ms(), 8);
+    REQUIRE(r.kind == PeekResponse::Kind::kRows);
+    RowArena arena;
+    Sizes out;
+    for (const auto& [row, diff] : r.rows) {
+      auto d = datums(row, &arena);
+      if (d[1].as_int64() != 1000) continue;
+      out = Sizes{d[1].as_int64(), d[3].as_int64(), d[6].as_int64(), d[7].as_int64()};
+    }
+    return out;
+  };
+  const Sizes resident = sizes();
+  REQUIRE(resident.records == 1000);
+  CHECK(resident.spilled == 0);
+  CHECK(resident.resident > 0);
+  CHECK(resident.size == resident.resident);
+
+  spill.budget().set_limit(1);  // spills every batch at once
+  REQUIRE(spill.budget().stats().spilled_bytes > 0);
+  const Sizes spilled = sizes();
+  REQUIRE(spilled.records == 1000);
+  CHECK(spilled.spilled > 0);
+  CHECK(spilled.size == spilled.resident + spilled.spilled);
+  // What stays resident is the batches' headers and fences.
+  CHECK(spilled.resident < resident.resident / 4);
+  CHECK(spilled.spilled <= static_cast<std::int64_t>(spill.budget().stats().spilled_bytes));
+  CHECK(h.peek(7, 1, 2).rows.size() == 1000);
 }
 
 }  // namespace tandem::compute::logging

@@ -36,7 +36,8 @@ void dataflow_rows(const LoggedDataflow& df, Datum w, const IdFormatter& format_
     if (const auto& a = op.arrangement) {
       rows_of(rows, S::kArrangements)
           .push_back(make_row({int8(op.id), w, int8(df.id), text(df.name), int8(a->records), int8(a->batches),
-                               int8(a->size), int8(a->capacity), int8(a->allocations)}));
+                               int8(a->size), int8(a->capacity), int8(a->allocations), int8(a->resident_bytes),
+                               int8(a->spilled_bytes)}));
     }
   }
   for (const LoggedExport& e : df.exports) {

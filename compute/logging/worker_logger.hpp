@@ -47,12 +47,18 @@ namespace tandem::compute::logging {
 // Prints a compute id the way the catalog names it ("u5", "t3").
 using IdFormatter = std::function<std::string(GlobalId)>;
 
+// One arrangement's sizes (mz_arrangement_sizes). `size` is the arrangement's
+// bytes wherever they live: resident_bytes (in memory: batch columns and
+// headers; a spilled batch keeps only its fences) plus spilled_bytes
+// (written to the spill, issue 9).
 struct ArrangementSize {
   std::int64_t records = 0;
   std::int64_t batches = 0;
   std::int64_t size = 0;
   std::int64_t capacity = 0;
   std::int64_t allocations = 0;
+  std::int64_t resident_bytes = 0;
+  std::int64_t spilled_bytes = 0;
 };
 
 struct LoggedOperator {

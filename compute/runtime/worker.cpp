@@ -418,7 +418,9 @@ logging::LoggedDataflow Worker::describe(const Installed& installed) const {
       logging::ArrangementSize size;
       size.records = static_cast<std::int64_t>(trace.spine().update_count());
       size.batches = static_cast<std::int64_t>(batches.size());
-      size.size = static_cast<std::int64_t>(trace.spine().memory_bytes());
+      size.resident_bytes = static_cast<std::int64_t>(trace.spine().memory_bytes());
+      size.spilled_bytes = static_cast<std::int64_t>(trace.spine().spilled_bytes());
+      size.size = size.resident_bytes + size.spilled_bytes;
       size.capacity = size.size;
       size.allocations = size.batches;
       logged.arrangement = size;

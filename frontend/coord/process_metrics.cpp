@@ -6,6 +6,8 @@
 
 #include <cstdio>
 
+#include "compute/arrangement/memory_budget.hpp"
+
 namespace tandem::frontend {
 namespace {
 
@@ -46,6 +48,7 @@ catalog::ProcessStatus ProcessMetrics::status() const {
     base = (now.at - last_.at >= kMinWindow || !previous_) ? last_ : *previous_;
   }
   catalog::ProcessStatus out;
+  out.arrangement_memory = arrangement_memory();
   auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(now.at - base.at).count();
   if (wall > 0) {
     double per_second = static_cast<double>((now.cpu - base.cpu).count()) / static_cast<double>(wall);
@@ -56,6 +59,23 @@ catalog::ProcessStatus ProcessMetrics::status() const {
   struct mallinfo2 heap = mallinfo2();
   out.heap_bytes = static_cast<int64_t>(heap.uordblks + heap.hblkhd);
   out.memory_limit_bytes = static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
+  return out;
+}
+
+std::optional<catalog::ArrangementMemoryStatus> ProcessMetrics::arrangement_memory() {
+  const auto budget = compute::MemoryBudget::current();
+  if (budget == nullptr) return std::nullopt;
+  const compute::MemoryBudgetStats stats = budget->stats();
+  auto i64 = [](std::uint64_t v) { return static_cast<int64_t>(v); };
+  catalog::ArrangementMemoryStatus out;
+  out.limit_bytes = i64(stats.limit_bytes);
+  out.resident_bytes = i64(stats.resident_bytes);
+  out.spilled_bytes = i64(stats.spilled_bytes);
+  out.spills_total = i64(stats.spilled_batches);
+  out.cache_capacity_bytes = i64(stats.cache.capacity_bytes);
+  out.cache_bytes = i64(stats.cache.cached_bytes);
+  out.cache_hits = i64(stats.cache.hits);
+  out.cache_misses = i64(stats.cache.misses);
   return out;
 }
 

@@ -9,6 +9,8 @@
 //  memory_bytes    resident set size (/proc/self/statm)
 //  heap_bytes      bytes the allocator has handed out (mallinfo2)
 //  limits          online cores * 1e9 and the machine's physical memory
+//  arrangements    the memory budget's resident and spilled bytes and its
+//                  block cache (mz_arrangement_memory, _block_cache)
 //
 // Threading: sample() on the coordinator thread, status() on any thread;
 // one mutex guards the two kept samples.
@@ -29,6 +31,9 @@ class ProcessMetrics {
   // Records the process's cpu time now (the coordinator's tick).
   void sample();
   catalog::ProcessStatus status() const;
+  // The process's arrangement memory budget and block cache now
+  // (compute::MemoryBudget::current()), or nullopt when none is installed.
+  static std::optional<catalog::ArrangementMemoryStatus> arrangement_memory();
 
  private:
   struct CpuSample {
