@@ -5,54 +5,22 @@
 // Canceled and gives back its since holds.
 #include <catch2/catch.hpp>
 
-#include <condition_variable>
-#include <future>
 #include <set>
 
 #include "compute/testing/harness.hpp"
+#include "compute/testing/offload_gate.hpp"
 
 namespace tandem::compute {
 namespace {
 
+using testing::answer_of;
+using testing::Gate;
 using testing::Harness;
 using testing::row2;
 using testing::source;
 
 using testing::key;
 auto rows_of(const PeekResponse& r) { return testing::row_multiset(r); }
-
-// A job that holds its pool thread until open() is called.
-struct Gate {
-  std::mutex m;
-  std::condition_variable cv;
-  bool is_open = false;
-  bool entered = false;
-  OffloadPool::Job job() {
-    return [this](bool) {
-      std::unique_lock lock(m);
-      entered = true;
-      cv.notify_all();
-      cv.wait(lock, [this] { return is_open; });
-    };
-  }
-  void wait_entered() {
-    std::unique_lock lock(m);
-    cv.wait(lock, [this] { return entered; });
-  }
-  void open() {
-    std::lock_guard lock(m);
-    is_open = true;
-    cv.notify_all();
-  }
-};
-
-PeekResponse answer_of(const std::shared_ptr<OffloadedPeek>& ticket) {
-  std::promise<PeekResponse> promise;
-  auto future = promise.get_future();
-  ticket->on_done([&promise](PeekResponse r) { promise.set_value(std::move(r)); });
-  REQUIRE(future.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
-  return future.get();
-}
 
 // Key 0 holds `skewed` rows (every third twice, and one retracted later),
 // keys 1..20 one row each; time 1 is sealed and published.

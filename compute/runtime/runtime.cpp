@@ -27,9 +27,12 @@ Runtime::Runtime(RuntimeOptions options)
     peer_.registry = &publisher_->publications();
     peer_.request_logs = [publisher = publisher_](std::size_t w, Timestamp t) { return publisher->request_logs(w, t); };
   }
+  offloaded_answers_ = std::make_shared<OffloadedAnswers>(&peeks_);
   for (std::size_t i = 0; i < n; ++i) {
     Worker::Options w;
     w.publications = &publications_;
+    w.offload_pool = offload_pool_;
+    w.offloaded_answers = offloaded_answers_;
     if (logging) w.logger = std::make_unique<logging::WorkerLogger>(i, name_, format_id);
     w.peek_log = peek_log_.get();
     w.peer = publisher_ != nullptr ? &peer_ : nullptr;
@@ -65,6 +68,7 @@ void Runtime::stop() {
     gate_->runtime = nullptr;
   }
   for (auto& w : workers_) w->shutdown();
+  offloaded_answers_->close();
 }
 
 StepStart Runtime::request_logs(std::size_t worker, Timestamp time) {

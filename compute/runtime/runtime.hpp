@@ -143,6 +143,8 @@ class Runtime final : public ComputeClient {
   SinkTracker sinks_;
   PublicationRegistry publications_;
   const std::shared_ptr<OffloadPool> offload_pool_;
+  // Where the workers' offloaded walks answer: peeks_ until stop().
+  std::shared_ptr<OffloadedAnswers> offloaded_answers_;
   std::vector<std::unique_ptr<Worker>> workers_;
 
   std::mutex mutex_;  // serialises send() and guards the registries below

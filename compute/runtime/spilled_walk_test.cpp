@@ -1,19 +1,22 @@
 // Reads of spilled arrangements run off the worker (issue 9 item 5): a
 // fast-path walk that would read spilled blocks back goes to the offload
 // pool before it begins and answers what the resident walk answered, while
-// one over cached blocks stays inline.
+// one over cached blocks stays inline; a worker answering a peek over
+// spilled batches leaves the walk to the pool and goes on answering other
+// reads meanwhile; a CancelPeek reaches the walk on the pool.
 #include <catch2/catch.hpp>
 
-#include <condition_variable>
-#include <future>
 
 #include "compute/arrangement/spill_probe.hpp"
 #include "compute/testing/harness.hpp"
+#include "compute/testing/offload_gate.hpp"
 #include "compute/testing/spill_budget.hpp"
 
 namespace tandem::compute {
 namespace {
 
+using testing::answer_of;
+using testing::Gate;
 using testing::Harness;
 using testing::key;
 using testing::row2;
@@ -21,41 +24,6 @@ using testing::source;
 auto rows_of(const PeekResponse& r) { return testing::row_multiset(r); }
 
 constexpr int kRows = 20000;
-
-// Holds the pool's one thread until open().
-struct Gate {
-  std::mutex m;
-  std::condition_variable cv;
-  bool is_open = false;
-  bool entered = false;
-  OffloadPool::Job job() {
-    return [this](bool) {
-      std::unique_lock lock(m);
-      entered = true;
-      cv.notify_all();
-      cv.wait(lock, [this] { return is_open; });
-    };
-  }
-  void close(OffloadPool& pool) {
-    OffloadPool::Job blocker = job();
-    REQUIRE(pool.try_submit(blocker));
-    std::unique_lock lock(m);
-    cv.wait(lock, [this] { return entered; });
-  }
-  void open() {
-    std::lock_guard lock(m);
-    is_open = true;
-    cv.notify_all();
-  }
-};
-
-PeekResponse answer_of(const std::shared_ptr<OffloadedPeek>& ticket) {
-  std::promise<PeekResponse> promise;
-  auto future = promise.get_future();
-  ticket->on_done([&promise](PeekResponse r) { promise.set_value(std::move(r)); });
-  REQUIRE(future.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
-  return future.get();
-}
 
 // Index `index` over (k, -k) for k < kRows, sealed and published at time 1.
 void install_index(Harness& h, GlobalId index) {
@@ -128,6 +96,42 @@ TEST_CASE("a fast-path walk that would page spilled blocks goes to the pool at o
     REQUIRE(warm.has_value());
     REQUIRE(warm->response.has_value());
     CHECK(rows_of(*warm->response) == rows_of(resident));
+  }
+}
+
+TEST_CASE("a worker leaves a walk over spilled batches to the pool and keeps answering", "[offload][spill]") {
+  // A cache smaller than the index: a full scan never stays cached.
+  testing::SpillBudget spill(0, 64 * 1024);
+  auto pool = std::make_shared<OffloadPool>(OffloadPool::Options{1, 8});
+  auto h = spillable(pool);
+  const auto resident = rows_of(h->peek(7, 1, 2));
+  REQUIRE(resident.size() == kRows);
+  spill.budget().set_limit(1);
+  REQUIRE(spilled_everywhere(h->runtime(), 7));
+  spill.budget().set_limit(0);
+  install_index(*h, 8);  // resident: built after the limit was lifted
+  REQUIRE_FALSE(spilled_everywhere(h->runtime(), 8));
+
+  SECTION("answered from the pool while the workers answer another read") {
+    Gate gate;
+    gate.close(*pool);
+    const PeekId spilled_read = h->send_peek(7, 1, 2);
+    // The workers are free: a read of the resident index answers now.
+    CHECK(rows_of(h->peek(8, 1, 2)) == resident);
+    CHECK_FALSE(h->answered(spilled_read));  // its walk waits behind the gate
+    gate.open();
+    auto answer = h->wait_peek(spilled_read);
+    REQUIRE(answer.kind == PeekResponse::Kind::kRows);
+    CHECK(rows_of(answer) == resident);
+  }
+  SECTION("canceled on the pool") {
+    Gate gate;
+    gate.close(*pool);
+    const PeekId spilled_read = h->send_peek(7, 1, 2);
+    h->runtime().send(CancelPeek{spilled_read});
+    CHECK(rows_of(h->peek(8, 1, 2)) == resident);  // the cancel was processed
+    gate.open();
+    CHECK(h->wait_peek(spilled_read).kind == PeekResponse::Kind::kCanceled);
   }
 }
 

@@ -17,6 +17,8 @@ Worker::Worker(std::size_t index, PeekTracker* peeks, FrontierTracker* frontiers
       frontiers_(frontiers),
       sinks_(sinks),
       publications_(options.publications),
+      offload_pool_(std::move(options.offload_pool)),
+      offloaded_answers_(std::move(options.offloaded_answers)),
       logger_(std::move(options.logger)),
       peek_log_(options.peek_log),
       peer_(options.peer),
@@ -305,6 +307,7 @@ void Worker::answer(const Parked& parked, std::shared_ptr<const TraceSnapshot> o
     peeks_->snapshots(parked.peek.uuid, {std::move(oks), std::move(errs)});
     return;
   }
+  if (offload_answer(parked, oks, errs)) return;
   auto rows = read_peek(parked.peek, *oks, *errs);
   if (rows.ok()) {
     peeks_->rows(parked.peek.uuid, std::move(rows).value());
@@ -314,6 +317,7 @@ void Worker::answer(const Parked& parked, std::shared_ptr<const TraceSnapshot> o
 }
 
 void Worker::cancel(PeekId id) {
+  if (cancel_offloaded(id)) return;
   for (auto& [target, list] : parked_) {
     for (auto it = list.begin(); it != list.end(); ++it) {
       if (it->peek.uuid != id) continue;

@@ -17,7 +17,9 @@
 // export's read hold (since) it is an error. While parked it holds both
 // traces at t (a TraceHandle), so compaction cannot pass it. A `stream`
 // peek is answered with the snapshots rather than rows: the worker does no
-// walk whose pace a client would set.
+// walk whose pace a client would set. A walk that would read spilled blocks
+// back is moved to the offload pool (worker_offload.cpp, issue 9 item 5),
+// so no worker waits on the spill's I/O for a read.
 // Sinks: a sink export subscribes to its index export's sealed batches and,
 // after each step, reports them with the export's upper to the SinkTracker.
 // Logging (DESIGN §6): with a WorkerLogger, the worker times each step and
@@ -52,6 +54,7 @@
 #include "compute/logging/worker_logger.hpp"
 #include "compute/protocol/command.hpp"
 #include "compute/runtime/dataflow_shared.hpp"
+#include "compute/runtime/offloaded_walk.hpp"
 #include "compute/runtime/peek_tracker.hpp"
 #include "compute/runtime/publication_registry.hpp"
 #include "compute/runtime/sink_tracker.hpp"
@@ -111,6 +114,10 @@ class Worker {
     const logging::PeekLog* peek_log = nullptr;
     // An interactive worker's publisher (null for maintenance).
     const Peer* peer = nullptr;
+    // Where a read that would page spilled blocks in is walked, and where
+    // it answers (both null: walked on the worker).
+    std::shared_ptr<OffloadPool> offload_pool;
+    std::shared_ptr<OffloadedAnswers> offloaded_answers;
     // Step durations: an interactive worker counts its own here; a
     // maintenance worker logs the other runtime's from here.
     logging::SharedSteps* record_steps = nullptr;
@@ -201,6 +208,12 @@ class Worker {
   bool try_answer(Parked& parked, const Export& exp);
   // Answers the peek from these snapshots (REQUIRES since <= time).
   void answer(const Parked& parked, std::shared_ptr<const TraceSnapshot> oks, std::shared_ptr<const TraceSnapshot> errs);
+  // worker_offload.cpp: moves the walk to the offload pool when it would
+  // page spilled blocks in; true if it did (the pool answers).
+  bool offload_answer(const Parked& parked, const std::shared_ptr<const TraceSnapshot>& oks,
+                      const std::shared_ptr<const TraceSnapshot>& errs);
+  // Cancels an offloaded walk of peek `id`; false if there is none.
+  bool cancel_offloaded(PeekId id);
 
   const std::size_t index_;
   PeekTracker* peeks_;
@@ -228,6 +241,9 @@ class Worker {
   std::unordered_map<GlobalId, std::vector<Parked>> parked_published_;
 
   PublicationRegistry* publications_;
+  std::shared_ptr<OffloadPool> offload_pool_;
+  std::shared_ptr<OffloadedAnswers> offloaded_answers_;
+  std::unordered_map<PeekId, std::weak_ptr<OffloadedPeek>> offloaded_;  // walks on the pool
   std::unique_ptr<logging::WorkerLogger> logger_;
   const logging::PeekLog* peek_log_;
   const Peer* peer_;

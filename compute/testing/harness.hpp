@@ -116,6 +116,13 @@ class Harness {
       }
     }
   }
+  // Whether `id` has been answered by now (takes the responses queued).
+  bool answered(PeekId id) {
+    while (auto r = runtime_.try_recv()) {
+      if (auto* p = std::get_if<PeekResponse>(&*r)) answered_[p->uuid] = std::move(*p);
+    }
+    return answered_.count(id) != 0;
+  }
   PeekResponse peek(GlobalId index, Timestamp time, std::size_t arity) {
     return wait_peek(send_peek(index, time, arity));
   }
