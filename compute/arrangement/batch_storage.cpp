@@ -10,7 +10,9 @@ namespace tandem::compute {
 BatchStorage::BatchStorage(std::shared_ptr<const BlockSource> resident,
                            std::shared_ptr<MemoryBudget> budget)
     : budget_(std::move(budget)) {
-  if (budget_ != nullptr) {
+  if (resident->fully_spilled()) {
+    spilled_.store(true, std::memory_order_relaxed);
+  } else if (budget_ != nullptr) {
     admitted_bytes_ = resident->resident_bytes();
     last_use_.store(budget_->tick(), std::memory_order_relaxed);
   }
@@ -55,7 +57,7 @@ std::uint64_t BatchStorage::spill() const {
   if (resident->pin_block(0).columns.key_count == 0) return 0;
   std::shared_ptr<const BlockSource> spilled = SpilledBatchStorage::write(*resident, budget_);
   if (spilled == nullptr) return 0;
-  budget_->on_spilled(admitted_bytes_, spilled->spilled_bytes());
+  budget_->on_spilled(admitted_bytes_);
   {
     // The resident form is released after the lock (readers keep theirs).
     std::lock_guard lock(source_mutex_);

@@ -56,12 +56,16 @@ class BlockSource {
   // cache holds it). Counts no cache hit or miss; the answer may change
   // right after (spill_probe.hpp).
   virtual bool block_resident(std::size_t /*block*/) const { return true; }
+  // Whether every block lives in the spill (only fences are resident).
+  virtual bool fully_spilled() const { return false; }
 };
 
 class BatchStorage {
  public:
   // `budget` (may be null: never spilled) accounts for the resident bytes
-  // from construction until the storage is spilled or destroyed.
+  // from construction until the storage is spilled or destroyed. A source
+  // that is fully_spilled() (a batch born spilled) starts out spilled; its
+  // spilled bytes were counted by whoever wrote it.
   BatchStorage(std::shared_ptr<const BlockSource> resident, std::shared_ptr<MemoryBudget> budget);
   ~BatchStorage();
   BatchStorage(const BatchStorage&) = delete;

@@ -1,9 +1,11 @@
 #include "compute/arrangement/builder.hpp"
 
-#include "compute/arrangement/memory_budget.hpp"
-
+#include <algorithm>
 #include <cassert>
 #include <utility>
+
+#include "compute/arrangement/memory_budget.hpp"
+#include "compute/arrangement/partly_spilled_storage.hpp"
 
 namespace tandem::compute {
 
@@ -11,8 +13,19 @@ namespace tandem::compute {
 // end offset recorded) only if something was pushed under them; otherwise
 // they are truncated away on close.
 
+BatchBuilder::~BatchBuilder() { release_building(); }
+
 void BatchBuilder::reserve(std::uint64_t keys, std::uint64_t key_bytes, std::uint64_t vals,
                            std::uint64_t val_bytes, std::uint64_t updates) {
+  const std::shared_ptr<MemoryBudget> budget = MemoryBudget::current();
+  const std::uint64_t limit = budget != nullptr ? budget->limit() : 0;
+  const std::uint64_t wanted = 16 * keys + key_bytes + 16 * vals + val_bytes + 16 * updates;
+  if (limit != 0 && wanted > limit / 16) {
+    const double scale = static_cast<double>(limit / 16) / static_cast<double>(wanted);
+    auto cap = [scale](std::uint64_t n) { return static_cast<std::uint64_t>(static_cast<double>(n) * scale); };
+    keys = cap(keys), key_bytes = cap(key_bytes), vals = cap(vals), val_bytes = cap(val_bytes);
+    updates = cap(updates);
+  }
   columns_.key_offsets.reserve(keys + 1);
   columns_.key_vals.reserve(keys + 1);
   columns_.key_bytes.reserve(key_bytes);
@@ -57,8 +70,59 @@ void BatchBuilder::close_key() {
   }
 }
 
+std::uint64_t BatchBuilder::column_bytes() const {
+  const MemoryColumns& c = columns_;
+  return 8 * (c.key_offsets.size() + c.key_vals.size() + c.val_offsets.size() + c.val_updates.size()) +
+         c.key_bytes.size() + c.val_bytes.size() + 16 * c.times.size();
+}
+
+void BatchBuilder::release_building() {
+  if (building_ != 0) budget_->release_building(building_);
+  building_ = 0;
+}
+
+void BatchBuilder::check_budget() {
+  const std::uint64_t bytes = column_bytes();
+  next_check_ = bytes + SpilledBatchStorage::kBlockBytes;
+  if (budget_ == nullptr) {
+    budget_ = MemoryBudget::current();
+    if (budget_ == nullptr) {
+      next_check_ = UINT64_MAX;  // no budget: never stream
+      return;
+    }
+  }
+  if (bytes > building_) budget_->add_building(bytes - building_);
+  building_ = bytes;
+  if (!stream_failed_ && budget_->binds()) stream_out();
+}
+
+void BatchBuilder::stream_out() {
+  if (columns_.key_offsets.size() <= 1) return;
+  if (writer_ == nullptr) writer_ = std::make_unique<SpilledBatchStorage::Writer>(budget_);
+  if (!writer_->append(columns_view(columns_))) {
+    stream_failed_ = true;  // the rest stays in memory (see done)
+    return;
+  }
+  release_building();
+  keys_ += columns_.key_offsets.size() - 1;
+  vals_ += columns_.val_offsets.size() - 1;
+  updates_ += columns_.times.size();
+  // Keep the capacity: the next keys reuse it.
+  const auto reset = [](std::vector<std::uint64_t>& v) { v.assign(1, 0); };
+  reset(columns_.key_offsets);
+  reset(columns_.key_vals);
+  reset(columns_.val_offsets);
+  reset(columns_.val_updates);
+  columns_.key_bytes.clear();
+  columns_.val_bytes.clear();
+  columns_.times.clear();
+  columns_.diffs.clear();
+  next_check_ = SpilledBatchStorage::kBlockBytes;
+}
+
 void BatchBuilder::push_key(std::string_view key) {
   close_key();
+  if (column_bytes() >= next_check_) check_budget();
 #ifndef NDEBUG
   if (columns_.key_offsets.size() > 1) {
     const auto n = columns_.key_offsets.size() - 1;
@@ -98,15 +162,32 @@ void BatchBuilder::push(std::string_view key, std::string_view val, Timestamp ti
 
 BatchPtr BatchBuilder::done(Description description) {
   close_key();
-  const std::uint64_t keys = columns_.key_offsets.size() - 1;
-  const std::uint64_t vals = columns_.val_offsets.size() - 1;
-  const std::uint64_t updates = columns_.times.size();
-  auto resident = std::make_shared<const MemoryBatchStorage>(std::move(columns_));
+  release_building();
+  keys_ += columns_.key_offsets.size() - 1;
+  vals_ += columns_.val_offsets.size() - 1;
+  updates_ += columns_.times.size();
+  const std::uint64_t keys = std::exchange(keys_, 0);
+  const std::uint64_t vals = std::exchange(vals_, 0);
+  const std::uint64_t updates = std::exchange(updates_, 0);
+  std::shared_ptr<const BlockSource> source;
+  if (writer_ != nullptr && !stream_failed_) stream_out();
+  const bool tail = columns_.key_offsets.size() > 1;
+  if (writer_ != nullptr && !writer_->empty()) {
+    std::shared_ptr<const BlockSource> spilled = writer_->finish();
+    source = tail ? std::make_shared<const PartlySpilledStorage>(
+                        std::move(spilled), std::make_shared<const MemoryBatchStorage>(std::move(columns_)))
+                  : std::move(spilled);
+  } else {
+    source = std::make_shared<const MemoryBatchStorage>(std::move(columns_));
+  }
   columns_ = MemoryColumns{};
+  writer_.reset();
+  stream_failed_ = false;
+  next_check_ = SpilledBatchStorage::kBlockBytes;
   std::shared_ptr<MemoryBudget> budget = updates > 0 ? MemoryBudget::current() : nullptr;
-  auto storage = std::make_shared<const BatchStorage>(std::move(resident), budget);
+  auto storage = std::make_shared<const BatchStorage>(std::move(source), budget);
   auto batch = std::make_shared<const Batch>(description, storage, keys, vals, updates);
-  if (budget != nullptr) budget->admit(storage, storage->resident_bytes());
+  if (budget != nullptr && !storage->spilled()) budget->admit(storage, storage->resident_bytes());
   return batch;
 }
 

@@ -29,6 +29,23 @@ struct MemoryColumns {
   std::vector<Diff> diffs;
 };
 
+// A view of columns being built (explicit offsets; valid until they change).
+inline BatchColumns columns_view(const MemoryColumns& c) {
+  BatchColumns v;
+  v.key_count = c.key_offsets.size() - 1;
+  v.val_count = c.val_offsets.size() - 1;
+  v.update_count = c.times.size();
+  v.key_offsets = Offsets{c.key_offsets.data(), 0};
+  v.key_bytes = c.key_bytes.data();
+  v.key_vals = Offsets{c.key_vals.data(), 0};
+  v.val_offsets = Offsets{c.val_offsets.data(), 0};
+  v.val_bytes = c.val_bytes.data();
+  v.val_updates = Offsets{c.val_updates.data(), 0};
+  v.times = c.times.data();
+  v.diffs = c.diffs.data();
+  return v;
+}
+
 class MemoryBatchStorage final : public BlockSource {
  public:
   explicit MemoryBatchStorage(MemoryColumns columns);

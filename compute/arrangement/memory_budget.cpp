@@ -91,9 +91,8 @@ void MemoryBudget::on_released(std::uint64_t resident_bytes) {
   resident_.fetch_sub(resident_bytes, std::memory_order_relaxed);
 }
 
-void MemoryBudget::on_spilled(std::uint64_t resident_bytes, std::uint64_t spilled_bytes) {
+void MemoryBudget::on_spilled(std::uint64_t resident_bytes) {
   resident_.fetch_sub(resident_bytes, std::memory_order_relaxed);
-  spilled_.fetch_add(spilled_bytes, std::memory_order_relaxed);
   spill_count_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -105,6 +104,7 @@ MemoryBudgetStats MemoryBudget::stats() const {
   MemoryBudgetStats s;
   s.limit_bytes = limit();
   s.resident_bytes = resident_.load(std::memory_order_relaxed);
+  s.building_bytes = building_.load(std::memory_order_relaxed);
   s.spilled_bytes = spilled_.load(std::memory_order_relaxed);
   s.spilled_batches = spill_count_.load(std::memory_order_relaxed);
   s.cache = cache_->stats();

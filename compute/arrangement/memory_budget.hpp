@@ -12,9 +12,13 @@
 // stays resident and returns to the registry. set_limit() applies a new limit
 // at once, spilling on the calling thread if needed.
 //
-// The budget counts batch columns only; the block cache (capacity stated at
-// construction), blocks pinned by open cursors and merges, and an unfinished
-// merge's output come on top (see the issue-9 section of bench/README.md).
+// The budget counts batch columns, plus the columns BatchBuilders are still
+// building (add_building): when the two together exceed the limit, a
+// builder streams its finished keys to the spill instead of growing
+// (builder.hpp), so a merge's or a seal's output never needs memory beyond
+// the limit. The block cache (capacity stated at construction) and the
+// blocks pinned by open cursors and merges come on top (see the issue-9
+// section of bench/README.md).
 //
 // One budget is installed per process (tandemd's main, or a test); batches
 // sealed while none is installed are never spilled.
@@ -38,6 +42,7 @@ class BatchStorage;
 struct MemoryBudgetStats {
   std::uint64_t limit_bytes = 0;
   std::uint64_t resident_bytes = 0;  // admitted batches not spilled
+  std::uint64_t building_bytes = 0;  // unfinished builders' columns
   std::uint64_t spilled_bytes = 0;   // written to the spill and not yet deleted
   std::uint64_t spilled_batches = 0; // spills performed since start
   BlockCacheStats cache;
@@ -68,6 +73,18 @@ class MemoryBudget : public std::enable_shared_from_this<MemoryBudget> {
   // Spills until resident bytes are within the limit.
   void enforce();
 
+  // Unfinished output of BatchBuilders: counted while it is built, released
+  // when the builder streams it out or seals it (then it is admitted).
+  void add_building(std::uint64_t bytes) { building_.fetch_add(bytes, std::memory_order_relaxed); }
+  void release_building(std::uint64_t bytes) { building_.fetch_sub(bytes, std::memory_order_relaxed); }
+  // Whether resident plus building bytes exceed a (non-zero) limit: a
+  // builder should stream rather than grow.
+  bool binds() const {
+    const std::uint64_t limit = limit_.load(std::memory_order_relaxed);
+    return limit != 0 && resident_.load(std::memory_order_relaxed) +
+                                 building_.load(std::memory_order_relaxed) > limit;
+  }
+
   MemoryBudgetStats stats() const;
   std::uint64_t tick() const { return tick_.load(std::memory_order_relaxed); }
 
@@ -76,7 +93,8 @@ class MemoryBudget : public std::enable_shared_from_this<MemoryBudget> {
   const std::shared_ptr<SpillStore>& store() const { return store_; }
   const std::shared_ptr<BlockCache>& cache() const { return cache_; }
   void on_released(std::uint64_t resident_bytes);  // a resident batch was dropped
-  void on_spilled(std::uint64_t resident_bytes, std::uint64_t spilled_bytes);
+  void on_spilled(std::uint64_t resident_bytes);  // a resident batch was spilled
+  void on_spill_written(std::uint64_t spilled_bytes) { spilled_.fetch_add(spilled_bytes, std::memory_order_relaxed); }
   void on_spill_deleted(std::uint64_t spilled_bytes);
 
  private:
@@ -85,6 +103,7 @@ class MemoryBudget : public std::enable_shared_from_this<MemoryBudget> {
   const std::uint64_t configured_limit_;
   std::atomic<std::uint64_t> limit_;
   std::atomic<std::uint64_t> resident_{0};
+  std::atomic<std::uint64_t> building_{0};
   std::atomic<std::uint64_t> spilled_{0};
   std::atomic<std::uint64_t> spill_count_{0};
   std::atomic<std::uint64_t> tick_{1};

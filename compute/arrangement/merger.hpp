@@ -15,8 +15,9 @@
 // Streaming: each input is read block by block through its BlockSource
 // (batch_storage.hpp), one pinned block per input at a time, so merging
 // spilled batches pages them in through the block cache and never loads a
-// whole input. (The output is built in memory and admitted to the
-// MemoryBudget when finished.)
+// whole input. The output streams too: when the MemoryBudget binds, the
+// builder writes finished keys to the spill as the merge goes (builder.hpp),
+// so the result is born spilled and never held whole.
 //
 // Threading: single-threaded (the spine's owner). The inputs are immutable
 // and may be read by other threads meanwhile; the merger holds them, so they

@@ -89,35 +89,43 @@ SpilledBatchStorage::SpilledBatchStorage(std::shared_ptr<MemoryBudget> budget)
       store_(*budget_->store()),
       cache_(*budget_->cache()) {}
 
+SpilledBatchStorage::Writer::Writer(std::shared_ptr<MemoryBudget> budget)
+    : spilled_(new SpilledBatchStorage(std::move(budget))) {}
+
+bool SpilledBatchStorage::Writer::append(const BatchColumns& c) {
+  SpilledBatchStorage& s = *spilled_;
+  const std::size_t fences_before = s.fences_.size();
+  const std::size_t blocks_before = s.fence_offsets_.size();
+  std::uint64_t start = 0, cost = 0;
+  for (std::uint64_t k = 0; k < c.key_count; ++k) {
+    cost += key_cost(c, k);
+    if (cost < kBlockBytes && k + 1 < c.key_count) continue;
+    const std::string bytes = encode_block(c, start, k + 1);
+    const auto next = static_cast<std::uint32_t>(s.block_count());
+    if (!s.store_.put_block(s.id_, next, bytes).is_ok()) {
+      // Forget this append's blocks: the storage holds the earlier appends
+      // only. The destructor erases every block written under the id.
+      s.fences_.resize(fences_before);
+      s.fence_offsets_.resize(blocks_before);
+      return false;
+    }
+    s.spilled_bytes_ += bytes.size();
+    s.budget_->on_spill_written(bytes.size());
+    s.fences_.append(c.key(k));
+    s.fence_offsets_.push_back(s.fences_.size());
+    start = k + 1;
+    cost = 0;
+  }
+  return true;
+}
+
 std::shared_ptr<const SpilledBatchStorage> SpilledBatchStorage::write(
     const BlockSource& source, std::shared_ptr<MemoryBudget> budget) {
-  std::shared_ptr<SpilledBatchStorage> spilled(new SpilledBatchStorage(std::move(budget)));
-  const std::uint64_t id = spilled->id_;
-  std::uint32_t next = 0;
+  Writer writer(std::move(budget));
   for (std::size_t b = 0; b < source.block_count(); ++b) {
-    const PinnedColumns pinned = source.pin_block(b);
-    const BatchColumns& c = pinned.columns;
-    std::uint64_t start = 0, cost = 0;
-    for (std::uint64_t k = 0; k < c.key_count; ++k) {
-      cost += key_cost(c, k);
-      if (cost < kBlockBytes && k + 1 < c.key_count) continue;
-      const std::string bytes = encode_block(c, start, k + 1);
-      if (!spilled->store_.put_block(id, next, bytes).is_ok()) {
-        // The destructor erases the blocks written so far.
-        // Nothing was counted as spilled yet.
-        spilled->fence_offsets_.resize(next + 1);
-        spilled->spilled_bytes_ = 0;
-        return nullptr;
-      }
-      ++next;
-      spilled->spilled_bytes_ += bytes.size();
-      spilled->fences_.append(c.key(k));
-      spilled->fence_offsets_.push_back(spilled->fences_.size());
-      start = k + 1;
-      cost = 0;
-    }
+    if (!writer.append(source.pin_block(b).columns)) return nullptr;
   }
-  return spilled;
+  return writer.finish();
 }
 
 SpilledBatchStorage::~SpilledBatchStorage() {

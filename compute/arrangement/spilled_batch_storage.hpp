@@ -16,6 +16,11 @@
 // and caches it. A read error means the process lost its own spill: that is
 // a broken invariant, reported and aborted on.
 //
+// Writer appends columns to a new spill incrementally, so a BatchBuilder
+// can emit the finished part of a batch it is still building (the batch is
+// then born spilled; builder.hpp) and write() is one append per resident
+// block.
+//
 // Deletion: the destructor erases the spilled blocks and their cache
 // entries. It runs when the last holder lets go (the batch's BatchStorage
 // and every cursor or merge that took this source), on whichever thread that
@@ -45,6 +50,24 @@ class SpilledBatchStorage final : public BlockSource {
   // again).
   static std::shared_ptr<const SpilledBatchStorage> write(const BlockSource& columns,
                                                           std::shared_ptr<MemoryBudget> budget);
+
+  // Writes blocks of whole keys under one new spill id as they come.
+  class Writer {
+   public:
+    explicit Writer(std::shared_ptr<MemoryBudget> budget);
+    // Cuts `columns` (whole keys, all above the keys appended before) into
+    // blocks of about kBlockBytes and writes them. False if a write failed:
+    // the storage then holds the earlier appends only (finish() is still
+    // valid) and no further append may be made.
+    bool append(const BatchColumns& columns);
+    std::uint64_t spilled_bytes() const { return spilled_->spilled_bytes_; }
+    bool empty() const { return spilled_->block_count() == 0; }
+    // The storage of every block appended successfully.
+    std::shared_ptr<const SpilledBatchStorage> finish() { return std::move(spilled_); }
+
+   private:
+    std::shared_ptr<SpilledBatchStorage> spilled_;
+  };
   ~SpilledBatchStorage() override;
 
   std::size_t block_count() const override { return fence_offsets_.size() - 1; }
@@ -58,6 +81,7 @@ class SpilledBatchStorage final : public BlockSource {
   }
   std::uint64_t resident_bytes() const override;
   std::uint64_t spilled_bytes() const override { return spilled_bytes_; }
+  bool fully_spilled() const override { return true; }
 
   // Decodes a block value (exposed for tests). REQUIRES bytes came from
   // encode_block.
