@@ -4,9 +4,14 @@
 #include <bit>
 #include <cassert>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "compute/arrangement/builder.hpp"
+#include "compute/arrangement/cursor.hpp"
+#include "compute/arrangement/memory_budget.hpp"
+#include "compute/arrangement/merger.hpp"
+#include "compute/arrangement/spilled_batch_storage.hpp"
 
 namespace tandem::compute {
 
@@ -144,7 +149,23 @@ void sort_records(const char* arena, RecordIt begin, RecordIt end) {
 
 }  // namespace
 
+std::uint64_t Batcher::run_bytes() {
+  const std::shared_ptr<MemoryBudget> budget = MemoryBudget::current();
+  const std::uint64_t limit = budget != nullptr ? budget->limit() : 0;
+  if (limit == 0) return 0;
+  return std::max<std::uint64_t>(limit / 8, SpilledBatchStorage::kBlockBytes);
+}
+
 void Batcher::reserve(std::size_t updates, std::size_t bytes) {
+  if (const std::uint64_t run = run_bytes(); run != 0) {
+    // Beyond a run's worth the buffer is cut into runs anyway.
+    const std::uint64_t wanted = updates * sizeof(Record) + bytes;
+    if (wanted > run) {
+      const double scale = static_cast<double>(run) / static_cast<double>(wanted);
+      updates = static_cast<std::size_t>(static_cast<double>(updates) * scale);
+      bytes = static_cast<std::size_t>(static_cast<double>(bytes) * scale);
+    }
+  }
   // Grow at least geometrically, so repeated reserves stay amortized O(1).
   if (records_.capacity() < records_.size() + updates)
     records_.reserve(std::max(records_.size() + updates, 2 * records_.capacity()));
@@ -161,31 +182,31 @@ void Batcher::push(std::string_view key, std::string_view val, Timestamp time, D
   records_.push_back(Record{key_prefix(key, 0), p1, offset,
                             static_cast<std::uint32_t>(key.size()),
                             static_cast<std::uint32_t>(val.size()), time, diff});
+  if (buffer_bytes() >= next_check_) {
+    // Looking up the budget costs an atomic load: do it once per spill block
+    // of growth.
+    const std::uint64_t run = run_bytes();
+    if (run != 0 && buffer_bytes() >= run) cut_run();
+    next_check_ = buffer_bytes() + SpilledBatchStorage::kBlockBytes;
+  }
 }
 
 Timestamp Batcher::least_buffered_time() const {
-  Timestamp least = kMaxTimestamp;
+  Timestamp least = runs_least_time_;
   for (const Record& r : records_) least = std::min(least, r.time);
   return least;
 }
 
-BatchPtr Batcher::seal(Timestamp upper, Timestamp since) {
-  assert(upper >= lower_);
-  const Description description{lower_, upper, since};
-  lower_ = upper;
-
-  const auto ready_end = std::partition(records_.begin(), records_.end(),
-                                        [upper](const Record& r) { return r.time < upper; });
-  for (auto it = records_.begin(); it != ready_end; ++it) it->time = std::max(it->time, since);
-
+BatchPtr Batcher::build(std::vector<Record>::iterator begin, std::vector<Record>::iterator end,
+                        Description description) const {
   const char* arena = arena_.data();
-  sort_records(arena, records_.begin(), ready_end);
+  sort_records(arena, begin, end);
 
   BatchBuilder builder;
-  const std::uint64_t ready = ready_end - records_.begin();
+  const std::uint64_t ready = end - begin;
   std::uint64_t key_bytes = 0;
   std::uint64_t val_bytes = 0;
-  for (auto it = records_.begin(); it != ready_end; ++it) {
+  for (auto it = begin; it != end; ++it) {
     key_bytes += it->key_len;
     val_bytes += it->val_len;
   }
@@ -194,14 +215,12 @@ BatchPtr Batcher::seal(Timestamp upper, Timestamp since) {
   // Records are sorted but their bytes are scattered in push order, so fetch
   // ahead to hide the cache misses.
   constexpr std::ptrdiff_t kPrefetchDistance = 16;
-  for (auto it = records_.begin(); it != ready_end;) {
-    if (ready_end - it > kPrefetchDistance)
-      __builtin_prefetch(arena + it[kPrefetchDistance].offset);
+  for (auto it = begin; it != end;) {
+    if (end - it > kPrefetchDistance) __builtin_prefetch(arena + it[kPrefetchDistance].offset);
     // Consolidate the run of equal (key, val, time).
     Diff sum = it->diff;
     auto run_end = it + 1;
-    while (run_end != ready_end && run_end->time == it->time &&
-           compare_key_val(arena, *run_end, *it) == 0) {
+    while (run_end != end && run_end->time == it->time && compare_key_val(arena, *run_end, *it) == 0) {
       sum += run_end->diff;
       ++run_end;
     }
@@ -218,9 +237,88 @@ BatchPtr Batcher::seal(Timestamp upper, Timestamp since) {
     }
     it = run_end;
   }
-  BatchPtr batch = builder.done(description);
+  return builder.done(description);
+}
+
+void Batcher::cut_run() {
+  if (records_.empty()) return;
+  for (const Record& r : records_) {
+    runs_least_time_ = std::min(runs_least_time_, r.time);
+    runs_greatest_time_ = std::max(runs_greatest_time_, r.time);
+  }
+  run_updates_ += records_.size();
+  runs_.push_back(build(records_.begin(), records_.end(), Description{lower_, lower_, kMinTimestamp}));
+  records_.clear();
+  arena_.clear();
+  while (runs_.size() >= 2 && 2 * runs_.back()->update_count() >= runs_[runs_.size() - 2]->update_count()) {
+    BatchPtr newer = std::move(runs_.back());
+    runs_.pop_back();
+    Merger merger(runs_.back(), std::move(newer), kMinTimestamp);
+    std::int64_t fuel = std::numeric_limits<std::int64_t>::max();
+    merger.work(fuel);
+    runs_.back() = merger.finish();
+  }
+}
+
+BatchPtr Batcher::merge_runs(Timestamp since) {
+  if (runs_.empty()) return nullptr;
+  BatchPtr merged = std::move(runs_.back());
+  runs_.pop_back();
+  while (!runs_.empty()) {
+    Merger merger(std::move(runs_.back()), std::move(merged), since);
+    runs_.pop_back();
+    std::int64_t fuel = std::numeric_limits<std::int64_t>::max();
+    merger.work(fuel);
+    merged = merger.finish();
+  }
+  if (since > kMinTimestamp && merged->since() < since) {
+    // A single run: advance its times by merging with an empty batch.
+    Merger merger(merged, Batch::empty(Description{lower_, lower_, kMinTimestamp}), since);
+    std::int64_t fuel = std::numeric_limits<std::int64_t>::max();
+    merger.work(fuel);
+    merged = merger.finish();
+  }
+  run_updates_ = 0;
+  runs_least_time_ = kMaxTimestamp;
+  runs_greatest_time_ = kMinTimestamp;
+  return merged;
+}
+
+BatchPtr Batcher::seal(Timestamp upper, Timestamp since) {
+  assert(upper >= lower_);
+  const Description description{lower_, upper, since};
+  if (!runs_.empty()) {
+    const bool split = runs_greatest_time_ >= upper;
+    cut_run();
+    BatchPtr merged = merge_runs(since);
+    lower_ = upper;
+    if (!split) return merged->with_description(description);
+    // Updates at or after upper were cut into runs: they go back to the
+    // buffer (bounded again by runs as they are pushed).
+    BatchBuilder builder;
+    BatchCursor cursor(merged);
+    for (; cursor.key_valid(); cursor.step_key()) {
+      for (; cursor.val_valid(); cursor.step_val()) {
+        cursor.for_each_time([&](Timestamp t, Diff d) {
+          if (t < upper) {
+            builder.push(cursor.key(), cursor.val(), t, d);
+          } else {
+            push(cursor.key(), cursor.val(), t, d);
+          }
+        });
+      }
+    }
+    return builder.done(description);
+  }
+  lower_ = upper;
+
+  const auto ready_end = std::partition(records_.begin(), records_.end(),
+                                        [upper](const Record& r) { return r.time < upper; });
+  for (auto it = records_.begin(); it != ready_end; ++it) it->time = std::max(it->time, since);
+  BatchPtr batch = build(records_.begin(), ready_end, description);
 
   // Keep the not-yet-ready updates, compacting the arena to their bytes.
+  const char* arena = arena_.data();
   std::string kept_arena;
   std::vector<Record> kept;
   kept.reserve(records_.end() - ready_end);
@@ -232,6 +330,7 @@ BatchPtr Batcher::seal(Timestamp upper, Timestamp since) {
   }
   arena_ = std::move(kept_arena);
   records_ = std::move(kept);
+  next_check_ = 0;
   return batch;
 }
 

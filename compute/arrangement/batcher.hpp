@@ -19,6 +19,21 @@
 // of up to 8 bytes whose vals share 8 bytes, or equal longer keys). Input
 // already in order is detected in one pass.
 //
+// Bounded memory: while a MemoryBudget with a limit is installed, buffered
+// updates are cut into a sorted *run* whenever they exceed a share of the
+// limit (run_bytes(): an eighth, at least a spill block). A run is a batch
+// built like a sealed one (so it is admitted to the budget, or born spilled
+// when the budget binds) but private to the batcher: its description is the
+// empty interval [lower, lower) and it holds buffered times of any value.
+// Runs are merged like a binary counter (a run at least half the size of the
+// one before it is merged into it, block by block: merger.hpp), so there are
+// O(log n) of them and each update is merged O(log n) times. seal() merges
+// the runs with the rest of the buffer into one batch; when buffered times
+// at or after `upper` were cut into runs, the merged result is split and
+// those go back to the buffer. So hydrating an input much larger than the
+// budget (every update at one time, nothing sealed until the end) holds
+// about one run in memory, not the input.
+//
 // Threading: single-threaded (owned by the arrange operator's worker).
 #pragma once
 
@@ -36,13 +51,17 @@ class Batcher {
   explicit Batcher(Timestamp lower = kMinTimestamp) : lower_(lower) {}
 
   void push(std::string_view key, std::string_view val, Timestamp time, Diff diff);
-  // Capacity for `updates` more pushes of `bytes` key and val bytes in all.
+  // Capacity for `updates` more pushes of `bytes` key and val bytes in all
+  // (under a budget, at most a run's worth).
   void reserve(std::size_t updates, std::size_t bytes);
 
   BatchPtr seal(Timestamp upper, Timestamp since = kMinTimestamp);
 
   Timestamp lower() const { return lower_; }
-  std::uint64_t buffered() const { return records_.size(); }
+  // Buffered updates (including those cut into runs, before consolidation).
+  std::uint64_t buffered() const { return records_.size() + run_updates_; }
+  // Sorted runs waiting for the next seal.
+  std::size_t run_count() const { return runs_.size(); }
   // Least buffered time, or kMaxTimestamp if nothing is buffered.
   Timestamp least_buffered_time() const;
 
@@ -62,9 +81,26 @@ class Batcher {
   };
 
  private:
+  // Bytes of buffer at which a run is cut; 0 without a limited budget.
+  static std::uint64_t run_bytes();
+  std::uint64_t buffer_bytes() const { return records_.size() * sizeof(Record) + arena_.size(); }
+  // Sorts and consolidates the records [begin, end) and builds them as one
+  // batch with `description`.
+  BatchPtr build(std::vector<Record>::iterator begin, std::vector<Record>::iterator end,
+                 Description description) const;
+  // Moves every buffered record into a new run and merges runs as needed.
+  void cut_run();
+  // Merges every run into one (null if there are none).
+  BatchPtr merge_runs(Timestamp since);
+
   std::string arena_;
   std::vector<Record> records_;
   Timestamp lower_;
+  std::vector<BatchPtr> runs_;  // oldest first
+  std::uint64_t run_updates_ = 0;
+  Timestamp runs_least_time_ = kMaxTimestamp;
+  Timestamp runs_greatest_time_ = kMinTimestamp;
+  std::uint64_t next_check_ = 0;  // buffer_bytes() at which to look at the budget
 };
 
 }  // namespace tandem::compute

@@ -138,7 +138,9 @@ TEST_CASE("a spill write failure mid-build leaves the rest resident and loses no
   auto failing = std::make_shared<FailingAfter>(fixture.budget().store(), 3);
   auto budget = std::make_shared<MemoryBudget>(failing, 64 * 1024);
   MemoryBudget::install(budget);  // the fixture restores the one before it
-  const BatchPtr batch = seal(updates, 0, 5);
+  BatchBuilder builder;
+  for (const auto& [k, v, t, d] : testing::consolidate(updates)) builder.push(k, v, t, d);
+  const BatchPtr batch = builder.done(Description{0, 5, 0});
   CHECK_FALSE(batch->storage()->spilled());
   // Spilled blocks (up to three), then the resident rest.
   CHECK(batch->source()->block_count() >= 2);
@@ -146,6 +148,50 @@ TEST_CASE("a spill write failure mid-build leaves the rest resident and loses no
   CHECK(batch->source()->spilled_bytes() > 0);
   CHECK(testing::dump(batch) == testing::consolidate(updates));
   CHECK(budget->stats().building_bytes == 0);
+}
+
+// Seals a sequence of pushes and seals under the current budget; returns
+// every sealed batch's dump and the most runs seen.
+struct SealLog {
+  std::vector<std::vector<Update>> batches;
+  std::size_t most_runs = 0;
+};
+
+SealLog run_batcher(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Batcher batcher(0);
+  SealLog log;
+  Timestamp upper = 0;
+  for (int round = 0; round < 4; ++round) {
+    // Pushes at times up to 30 ahead of the current lower: some stay
+    // buffered across seals (and may have been cut into runs).
+    for (const auto& [k, v, t, d] : random_updates(rng, 15000, batcher.lower(), batcher.lower() + 30))
+      batcher.push(k, v, t, d);
+    log.most_runs = std::max(log.most_runs, batcher.run_count());
+    upper += 1 + rng() % 20;
+    const Timestamp since = rng() % 2 == 0 ? batcher.lower() : upper - 1;
+    log.batches.push_back(testing::dump(batcher.seal(upper, since)));
+  }
+  log.batches.push_back(testing::dump(batcher.seal(kMaxTimestamp)));
+  return log;
+}
+
+TEST_CASE("a batcher under a binding budget seals from runs what it seals in memory",
+          "[arrangement][spill]") {
+  const std::uint64_t seed = GENERATE(21, 22, 23);
+  SealLog in_memory;
+  {
+    SpillBudget unlimited(0);
+    in_memory = run_batcher(seed);
+  }
+  CHECK(in_memory.most_runs == 0);
+  SpillBudget fixture(256 * 1024);  // runs of 64 KiB of buffer
+  const SealLog from_runs = run_batcher(seed);
+  CHECK(from_runs.most_runs > 1);
+  CHECK(from_runs.most_runs < 12);  // merged like a binary counter
+  REQUIRE(from_runs.batches.size() == in_memory.batches.size());
+  for (std::size_t i = 0; i < in_memory.batches.size(); ++i) CHECK(from_runs.batches[i] == in_memory.batches[i]);
+  CHECK(fixture.budget().stats().building_bytes == 0);
 }
 
 }  // namespace
