@@ -199,7 +199,8 @@ int main(int argc, char** argv) {
   spdlog::info("data directory {}", options.data_dir);
   // Arrangement batches over the budget spill to the store's spill family.
   auto budget = std::make_shared<tandem::compute::MemoryBudget>(
-      std::make_shared<tandem::storage::RocksSpillStore>(**store), memory_limit);
+      std::make_shared<tandem::storage::RocksSpillStore>(**store), memory_limit,
+      tandem::compute::MemoryBudget::cache_bytes_for(memory_limit));
   tandem::compute::MemoryBudget::install(budget);
   spdlog::info("memory limit for arrangements {} bytes", memory_limit);
 

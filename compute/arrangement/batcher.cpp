@@ -4,7 +4,6 @@
 #include <bit>
 #include <cassert>
 #include <cstring>
-#include <limits>
 #include <utility>
 
 #include "compute/arrangement/builder.hpp"
@@ -247,17 +246,10 @@ void Batcher::cut_run() {
     runs_greatest_time_ = std::max(runs_greatest_time_, r.time);
   }
   run_updates_ += records_.size();
-  runs_.push_back(build(records_.begin(), records_.end(), Description{lower_, lower_, kMinTimestamp}));
+  BatchPtr run = build(records_.begin(), records_.end(), Description{lower_, lower_, kMinTimestamp});
   records_.clear();
   arena_.clear();
-  while (runs_.size() >= 2 && 2 * runs_.back()->update_count() >= runs_[runs_.size() - 2]->update_count()) {
-    BatchPtr newer = std::move(runs_.back());
-    runs_.pop_back();
-    Merger merger(runs_.back(), std::move(newer), kMinTimestamp);
-    std::int64_t fuel = std::numeric_limits<std::int64_t>::max();
-    merger.work(fuel);
-    runs_.back() = merger.finish();
-  }
+  append_merging(runs_, std::move(run));
 }
 
 BatchPtr Batcher::merge_runs(Timestamp since) {
@@ -265,18 +257,12 @@ BatchPtr Batcher::merge_runs(Timestamp since) {
   BatchPtr merged = std::move(runs_.back());
   runs_.pop_back();
   while (!runs_.empty()) {
-    Merger merger(std::move(runs_.back()), std::move(merged), since);
+    merged = merge_now(std::move(runs_.back()), std::move(merged), since);
     runs_.pop_back();
-    std::int64_t fuel = std::numeric_limits<std::int64_t>::max();
-    merger.work(fuel);
-    merged = merger.finish();
   }
   if (since > kMinTimestamp && merged->since() < since) {
     // A single run: advance its times by merging with an empty batch.
-    Merger merger(merged, Batch::empty(Description{lower_, lower_, kMinTimestamp}), since);
-    std::int64_t fuel = std::numeric_limits<std::int64_t>::max();
-    merger.work(fuel);
-    merged = merger.finish();
+    merged = merge_now(std::move(merged), Batch::empty(Description{lower_, lower_, kMinTimestamp}), since);
   }
   run_updates_ = 0;
   runs_least_time_ = kMaxTimestamp;

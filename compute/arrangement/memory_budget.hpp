@@ -26,6 +26,7 @@
 // Threading: all methods may be called from any thread.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -51,6 +52,13 @@ struct MemoryBudgetStats {
 class MemoryBudget : public std::enable_shared_from_this<MemoryBudget> {
  public:
   static constexpr std::uint64_t kDefaultCacheBytes = 32ull << 20;
+  // The block cache for a limit: an eighth of it, between 1 MiB and
+  // kDefaultCacheBytes (tandemd's choice), so a small budget is not
+  // dwarfed by its cache.
+  static std::uint64_t cache_bytes_for(std::uint64_t limit_bytes) {
+    if (limit_bytes == 0) return kDefaultCacheBytes;
+    return std::min(kDefaultCacheBytes, std::max<std::uint64_t>(limit_bytes / 8, 1ull << 20));
+  }
 
   // limit_bytes 0 means unlimited (nothing is spilled).
   MemoryBudget(std::shared_ptr<SpillStore> store, std::uint64_t limit_bytes,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 #include <utility>
 
 namespace tandem::compute {
@@ -162,6 +163,22 @@ void Merger::work(std::int64_t& fuel) {
   if (done_) {
     in_a_ = Input{};
     in_b_ = Input{};
+  }
+}
+
+BatchPtr merge_now(BatchPtr older, BatchPtr newer, Timestamp since) {
+  Merger merger(std::move(older), std::move(newer), since);
+  std::int64_t fuel = std::numeric_limits<std::int64_t>::max();
+  merger.work(fuel);
+  return merger.finish();
+}
+
+void append_merging(std::vector<BatchPtr>& batches, BatchPtr batch) {
+  batches.push_back(std::move(batch));
+  while (batches.size() >= 2 && 2 * batches.back()->update_count() >= batches[batches.size() - 2]->update_count()) {
+    BatchPtr newer = std::move(batches.back());
+    batches.pop_back();
+    batches.back() = merge_now(std::move(batches.back()), std::move(newer), kMinTimestamp);
   }
 }
 

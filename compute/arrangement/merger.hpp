@@ -91,4 +91,14 @@ class Merger {
   bool done_ = false;
 };
 
+// Merges two adjacent batches at once (unfueled: for callers that run to
+// completion anyway, like a batcher's runs or an input's history).
+BatchPtr merge_now(BatchPtr older, BatchPtr newer, Timestamp since);
+
+// Appends `batch` (adjacent to the last one) to a list kept like a binary
+// counter: while the newest batch is at least half the size of the one
+// before it, the two are merged (merge_now, since kMinTimestamp). The list
+// stays O(log n) long and each update is merged O(log n) times.
+void append_merging(std::vector<BatchPtr>& batches, BatchPtr batch);
+
 }  // namespace tandem::compute

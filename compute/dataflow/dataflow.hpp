@@ -42,6 +42,12 @@ class Dataflow {
 
   // One pass over all operators. Returns true if any update moved.
   bool step();
+  // Whether an operator holds input for later steps (Operator::has_more).
+  bool has_more() const {
+    for (const auto& op : operators_)
+      if (op->has_more()) return true;
+    return false;
+  }
 
   const std::string& name() const { return name_; }
   std::size_t operator_count() const { return operators_.size(); }

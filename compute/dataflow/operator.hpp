@@ -38,6 +38,10 @@ class Operator {
 
   // Runs to completion on the input available (the maintenance behaviour).
   virtual void step() = 0;
+  // True if the operator holds input it will emit in later steps (a source
+  // walking a large history in bounded pieces): its worker steps again
+  // without waiting for a wake-up.
+  virtual bool has_more() const { return false; }
 
   const std::string& name() const { return name_; }
   Timestamp frontier() const { return frontier_; }

@@ -3,23 +3,69 @@
 namespace tandem::compute {
 
 void SourceOp::step() {
-  const Timestamp frontier = feed_->drain(&chunks_, &err_chunks_);
-  auto admit_all = [&](std::vector<UpdateChunk>& chunks, std::vector<Update>& out) {
-    std::size_t total = out.size();
-    for (const UpdateChunk& c : chunks) total += c->size();
-    out.reserve(total);
-    for (const UpdateChunk& c : chunks) {
-      for (const Update& u : *c) {
-        if (!bounds_.admits(u.time)) continue;
-        out.push_back(u);
-        out.back().time = std::max(u.time, bounds_.as_of);
+  feed_frontier_ = feed_->drain(&drained_, &err_chunks_, &drained_history_);
+  for (UpdateChunk& c : drained_) chunks_.push_back(std::move(c));
+  drained_.clear();
+  for (BatchPtr& b : drained_history_) history_.push_back(std::move(b));
+  drained_history_.clear();
+  // Errors are few: all of them at once.
+  for (const UpdateChunk& c : err_chunks_) {
+    for (const Update& u : *c) {
+      if (!bounds_.admits(u.time)) continue;
+      out_.errs.push_back(u);
+      out_.errs.back().time = std::max(u.time, bounds_.as_of);
+    }
+  }
+  err_chunks_.clear();
+  std::size_t budget = kStepUpdates;
+  budget -= emit_history(budget);
+  emit_chunks(budget);
+  // Held updates are earlier than the feed's frontier: it passes them only
+  // once they are out.
+  if (!has_more()) advance_frontier(bounds_.frontier(feed_frontier_));
+}
+
+std::size_t SourceOp::emit_history(std::size_t budget) {
+  std::size_t emitted = 0;
+  while (emitted < budget && (cursor_ != nullptr || !history_.empty())) {
+    if (cursor_ == nullptr) {
+      cursor_ = std::make_unique<BatchCursor>(std::move(history_.front()));
+      history_.pop_front();
+    }
+    BatchCursor& c = *cursor_;
+    for (; c.key_valid() && emitted < budget; c.step_key()) {
+      // History batches hold one (empty) val per row.
+      for (; c.val_valid(); c.step_val()) {
+        c.for_each_time([&](Timestamp t, Diff d) {
+          if (!bounds_.admits(t)) return;
+          out_.oks.push_back(Update{{}, Row(std::string(c.key())), std::max(t, bounds_.as_of), d});
+          ++emitted;
+        });
       }
     }
-    chunks.clear();
-  };
-  admit_all(chunks_, out_.oks);
-  admit_all(err_chunks_, out_.errs);
-  advance_frontier(bounds_.frontier(frontier));
+    if (!c.key_valid()) cursor_.reset();
+  }
+  return emitted;
+}
+
+std::size_t SourceOp::emit_chunks(std::size_t budget) {
+  std::size_t emitted = 0;
+  while (emitted < budget && !chunks_.empty()) {
+    const std::vector<Update>& chunk = *chunks_.front();
+    const std::size_t end = std::min(chunk.size(), chunk_pos_ + (budget - emitted));
+    out_.oks.reserve(out_.oks.size() + (end - chunk_pos_));
+    for (; chunk_pos_ < end; ++chunk_pos_, ++emitted) {
+      const Update& u = chunk[chunk_pos_];
+      if (!bounds_.admits(u.time)) continue;
+      out_.oks.push_back(u);
+      out_.oks.back().time = std::max(u.time, bounds_.as_of);
+    }
+    if (chunk_pos_ == chunk.size()) {
+      chunks_.pop_front();
+      chunk_pos_ = 0;
+    }
+  }
+  return emitted;
 }
 
 ImportOp::ImportOp(ArrangeOp* exporter, TimeBounds bounds, bool keyed)

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cassert>
 
+#include "compute/arrangement/batcher.hpp"
+#include "compute/arrangement/merger.hpp"
+
 namespace tandem::compute {
 
 void InputHandle::send(Row row, Timestamp time, Diff diff) {
@@ -75,7 +78,26 @@ std::vector<InputHandle::Chunk> InputHandle::partition(std::vector<Update>&& upd
   return parts;
 }
 
-void InputHandle::append_history(std::vector<Chunk>& chunks, Chunk chunk) {
+void InputHandle::append_history(std::size_t worker, Chunk chunk) {
+  std::vector<Chunk>& chunks = history_[worker];
+  append_chunk(chunks, std::move(chunk));
+  // Chunk sizes decrease from the oldest: the large ones are a prefix.
+  std::size_t large = 0;
+  while (large < chunks.size() && chunks[large]->size() >= kHistoryBatchUpdates) ++large;
+  for (std::size_t i = 0; i < large; ++i) {
+    // Released chunks follow each other in time: each starts at or after
+    // the previous one's upper.
+    Timestamp greatest = kMinTimestamp;
+    for (const Update& u : *chunks[i]) greatest = std::max(greatest, u.time);
+    Batcher batcher(history_upper_[worker]);
+    for (const Update& u : *chunks[i]) batcher.push(u.val.bytes(), {}, u.time, u.diff);
+    history_upper_[worker] = greatest + 1;
+    append_merging(history_batches_[worker], batcher.seal(greatest + 1));
+  }
+  chunks.erase(chunks.begin(), chunks.begin() + static_cast<std::ptrdiff_t>(large));
+}
+
+void InputHandle::append_chunk(std::vector<Chunk>& chunks, Chunk chunk) {
   if (!chunk) return;
   chunks.push_back(std::move(chunk));
   // Feeds may still be reading the chunks, so a merge copies into a new one
@@ -138,10 +160,10 @@ void InputHandle::advance_to(Timestamp frontier) {
         }
       }
     }
-    for (Chunk& c : shared) append_history(history_[0], std::move(c));
+    for (Chunk& c : shared) append_history(0, std::move(c));
     for (std::size_t w = 0; w < workers_; ++w) {
-      append_history(history_[w], std::move(oks[w]));
-      append_history(history_errs_[w], std::move(errs[w]));
+      append_history(w, std::move(oks[w]));
+      append_chunk(history_errs_[w], std::move(errs[w]));
     }
   }
   // Only a worker with a live feed has anything to do: a table nothing reads
@@ -158,6 +180,7 @@ std::vector<std::shared_ptr<SourceFeed>> InputHandle::subscribe(Waker waker) {
   std::vector<std::weak_ptr<SourceFeed>> weak;
   for (std::size_t w = 0; w < workers_; ++w) {
     auto feed = std::make_shared<SourceFeed>();
+    feed->push_history(history_batches_[w]);
     for (const Chunk& c : history_[w]) feed->push(c, nullptr, frontier_);
     for (const Chunk& c : history_errs_[w]) feed->push(nullptr, c, frontier_);
     feed->push(nullptr, nullptr, frontier_);

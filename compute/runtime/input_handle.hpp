@@ -12,7 +12,14 @@
 // (UpdateChunk) that live subscribers and later ones read without a copy per
 // subscriber; the chunks are merged like a binary counter (a chunk at least
 // as large as the one before it is merged with it, into a new chunk) so
-// their number stays logarithmic under many small writes.
+// their number stays logarithmic under many small writes. A chunk that
+// reaches kHistoryBatchUpdates becomes a *history batch*: an arrangement
+// batch of (row, empty val, time, diff) built by a Batcher, so it is
+// consolidated, counted by the memory budget and spilled under pressure
+// like any arrangement (compute/arrangement/memory_budget.hpp); history
+// batches are merged like a binary counter too, block by block. A late
+// subscriber reads them through its SourceOp a step's worth at a time. So
+// a table much larger than the budget is not held in memory by its input.
 //
 // Threading: any thread may call send/advance_to (one feeder at a time);
 // subscribe is called by workers while rendering. A mutex guards the log and
@@ -33,7 +40,12 @@ class InputHandle {
  public:
   using Waker = std::function<void(std::size_t worker)>;
   InputHandle(std::size_t workers, Waker waker)
-      : workers_(workers), waker_(std::move(waker)), history_(workers), history_errs_(workers) {}
+      : workers_(workers),
+        waker_(std::move(waker)),
+        history_(workers),
+        history_batches_(workers),
+        history_upper_(workers, kMinTimestamp),
+        history_errs_(workers) {}
 
   // REQUIRES time >= frontier().
   void send(Row row, Timestamp time, Diff diff);
@@ -51,6 +63,9 @@ class InputHandle {
   void advance_to(Timestamp frontier);
   Timestamp frontier() const;
 
+  // Released chunks of at least this many updates become history batches.
+  static constexpr std::size_t kHistoryBatchUpdates = 16 * 1024;
+
   // One feed per worker, primed with the history released so far. A
   // subscriber on another runtime than the handle's (the interactive
   // runtime shares the maintenance runtime's inputs) passes its own waker.
@@ -63,7 +78,10 @@ class InputHandle {
   std::size_t worker_of(const Update& u) const { return hash_row(u.val) % workers_; }
   // One chunk per worker (null where a worker gets nothing).
   std::vector<Chunk> partition(std::vector<Update>&& updates) const;
-  static void append_history(std::vector<Chunk>& chunks, Chunk chunk);
+  // Appends a released chunk to a worker's history, turning the oldest
+  // chunks into history batches once they are large.
+  void append_history(std::size_t worker, Chunk chunk);
+  static void append_chunk(std::vector<Chunk>& chunks, Chunk chunk);
 
   const std::size_t workers_;
   Waker waker_;
@@ -72,6 +90,10 @@ class InputHandle {
   // One worker only: shared chunks sent while buffered_ was empty, in order.
   std::vector<Chunk> shared_;
   History history_;
+  // Per worker: older history as batches, oldest first (before history_'s
+  // chunks in time), and the upper of the last one.
+  std::vector<std::vector<BatchPtr>> history_batches_;
+  std::vector<Timestamp> history_upper_;
   std::vector<Update> buffered_errs_;
   History history_errs_;
   Timestamp frontier_ = kMinTimestamp;

@@ -7,6 +7,8 @@
 
 #include <map>
 
+#include "compute/arrangement/cursor.hpp"
+
 using namespace tandem;
 using namespace tandem::compute;
 
@@ -19,16 +21,25 @@ Update update(int v, Timestamp t, Diff d = 1) { return Update{{}, Row::pack_one(
 struct Drained {
   std::map<std::pair<std::string, Timestamp>, Diff> updates;
   Timestamp frontier = kMaxTimestamp;
+  std::size_t history_batches = 0;
 };
 
 Drained drain(const std::vector<std::shared_ptr<SourceFeed>>& feeds) {
   Drained out;
   for (const auto& feed : feeds) {
     std::vector<UpdateChunk> oks, errs;
-    out.frontier = std::min(out.frontier, feed->drain(&oks, &errs));
+    std::vector<BatchPtr> history;
+    out.frontier = std::min(out.frontier, feed->drain(&oks, &errs, &history));
     for (const auto& chunk : oks) {
       if (!chunk) continue;
       for (const Update& u : *chunk) out.updates[{std::string(u.val.bytes()), u.time}] += u.diff;
+    }
+    for (const BatchPtr& batch : history) {
+      ++out.history_batches;
+      for (BatchCursor c(batch); c.key_valid(); c.step_key()) {
+        for (; c.val_valid(); c.step_val())
+          c.for_each_time([&](Timestamp t, Diff d) { out.updates[{std::string(c.key()), t}] += d; });
+      }
     }
   }
   return out;
@@ -82,4 +93,31 @@ TEST_CASE("a chunk shared by inputs of one and of two workers reaches each once,
   CHECK(late.updates.size() == 6);
   Drained late_two = drain(two.subscribe());
   CHECK(late_two.updates.size() == 5);
+}
+
+TEST_CASE("a large history is kept as batches and reaches a late subscriber whole") {
+  for (const std::size_t workers : {std::size_t{1}, std::size_t{2}}) {
+    InputHandle input(workers, [](std::size_t) {});
+    std::map<std::pair<std::string, Timestamp>, Diff> expected;
+    const int n = static_cast<int>(3 * workers * InputHandle::kHistoryBatchUpdates);
+    for (Timestamp t = 1; t <= 6; ++t) {
+      std::vector<Update> updates;
+      for (int i = 0; i < n / 6; ++i) {
+        // Some rows are retracted later: consolidation must keep the times.
+        const int v = i % 2 == 0 ? i : i + static_cast<int>(t) * n;
+        updates.push_back(update(v, t, t == 6 && i % 4 == 0 ? -1 : 1));
+      }
+      for (const Update& u : updates) expected[{std::string(u.val.bytes()), u.time}] += u.diff;
+      input.send_batch(std::move(updates));
+      input.advance_to(t + 1);
+    }
+    input.send(update(-1, 7).val, 7, 1);
+    input.advance_to(8);
+    expected[{std::string(update(-1, 7).val.bytes()), 7}] += 1;
+    Drained late = drain(input.subscribe());
+    CHECK(late.history_batches > 0);
+    CHECK(late.frontier == 8);
+    std::erase_if(late.updates, [](const auto& e) { return e.second == 0; });
+    CHECK(late.updates == expected);
+  }
 }

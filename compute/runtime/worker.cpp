@@ -144,13 +144,15 @@ void Worker::step_dataflows() {
       it->second.notified = upper;
       if (publications_ != nullptr) publications_->advanced(id, index_);
     }
+    more = more || d.dataflow->has_more();
     if (d.shared_imports.empty()) continue;
     unwatch_done_imports(d);
     for (const auto& [id, op] : d.shared_imports) more = more || op->has_more();
   }
   if (more) {
-    // An import walks a large index in chunks: step again (after any
-    // command that arrived meanwhile) without waiting for a wake-up.
+    // An import walks a large index in chunks, a source a large history:
+    // step again (after any command that arrived meanwhile) without waiting
+    // for a wake-up.
     std::lock_guard lock(mutex_);
     woken_ = true;
   }
