@@ -195,23 +195,28 @@ std::uint64_t Spine::update_count() const {
   return n;
 }
 
-std::uint64_t Spine::memory_bytes() const {
-  std::uint64_t bytes = 0;
-  for (const Layer& layer : layers_) {
-    if (layer.older != nullptr) bytes += layer.older->memory_bytes();
-    if (layer.newer != nullptr) bytes += layer.newer->memory_bytes();
-    // An unfinished merge's partial output is not counted (it is transient).
+namespace {
+
+// `bytes` summed over the layers' finished batches. An unfinished merge's
+// partial output is not counted (it is transient).
+template <class Layers, class Bytes>
+std::uint64_t sum_over_batches(const Layers& layers, Bytes bytes) {
+  std::uint64_t total = 0;
+  for (const auto& layer : layers) {
+    if (layer.older != nullptr) total += bytes(*layer.older);
+    if (layer.newer != nullptr) total += bytes(*layer.newer);
   }
-  return bytes;
+  return total;
+}
+
+}  // namespace
+
+std::uint64_t Spine::memory_bytes() const {
+  return sum_over_batches(layers_, [](const Batch& b) { return b.memory_bytes(); });
 }
 
 std::uint64_t Spine::spilled_bytes() const {
-  std::uint64_t bytes = 0;
-  for (const Layer& layer : layers_) {
-    if (layer.older != nullptr) bytes += layer.older->spilled_bytes();
-    if (layer.newer != nullptr) bytes += layer.newer->spilled_bytes();
-  }
-  return bytes;
+  return sum_over_batches(layers_, [](const Batch& b) { return b.spilled_bytes(); });
 }
 
 std::size_t Spine::merges_in_progress() const {
