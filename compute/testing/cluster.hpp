@@ -56,16 +56,7 @@ class Cluster {
     return id;
   }
   PeekResponse wait_peek(PeekId id) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    for (;;) {
-      if (auto it = answered_.find(id); it != answered_.end()) {
-        PeekResponse r = std::move(it->second);
-        answered_.erase(it);
-        return r;
-      }
-      REQUIRE(std::chrono::steady_clock::now() < deadline);
-      record(mux_.recv(std::chrono::milliseconds(100)));
-    }
+    return take_answer(answered_, id, std::chrono::seconds(60), [&] { record(mux_.recv(std::chrono::milliseconds(100))); });
   }
   // Responses seen so far, in order ("peek <id>" / "upper <id> <t>").
   void record(std::optional<ComputeResponse> r) {

@@ -44,6 +44,24 @@ inline Row random_row(std::mt19937_64& rng) {
   return Row::pack(d);
 }
 
+// Takes the response to `id` out of `answered`, calling `pull_one` (which
+// waits briefly for a response and records it) until it is there; fails the
+// test after `timeout`.
+template <class PullOne>
+PeekResponse take_answer(std::map<PeekId, PeekResponse>& answered, PeekId id, std::chrono::seconds timeout,
+                         PullOne pull_one) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    if (auto it = answered.find(id); it != answered.end()) {
+      PeekResponse r = std::move(it->second);
+      answered.erase(it);
+      return r;
+    }
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    pull_one();
+  }
+}
+
 inline RuntimeOptions with_workers(std::size_t workers) {
   RuntimeOptions options;
   options.workers = workers;
@@ -100,21 +118,14 @@ class Harness {
   }
   // Waits for the response to `id` (other peeks' responses are kept).
   PeekResponse wait_peek(PeekId id) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    for (;;) {
-      if (auto it = answered_.find(id); it != answered_.end()) {
-        PeekResponse r = std::move(it->second);
-        answered_.erase(it);
-        return r;
-      }
-      REQUIRE(std::chrono::steady_clock::now() < deadline);
+    return take_answer(answered_, id, std::chrono::seconds(30), [&] {
       auto r = runtime_.recv(std::chrono::milliseconds(100));
-      if (!r) continue;
+      if (!r) return;
       if (auto* p = std::get_if<PeekResponse>(&*r)) {
         REQUIRE(answered_.count(p->uuid) == 0);  // exactly one response per peek
         answered_[p->uuid] = std::move(*p);
       }
-    }
+    });
   }
   // Whether `id` has been answered by now (takes the responses queued).
   bool answered(PeekId id) {
