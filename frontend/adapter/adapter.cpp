@@ -5,6 +5,7 @@
 #include <chrono>
 #include <future>
 
+#include <boost/asio/defer.hpp>
 #include <boost/asio/post.hpp>
 
 #include <boost/asio/async_result.hpp>
@@ -121,10 +122,13 @@ awaitable<std::optional<Status>> commit(Coordinator* coord, std::vector<TableWri
 // sequences them and the storage committer acknowledges straight back to
 // the caller's executor (Coordinator::write_and_ack); nullopt on success.
 awaitable<std::optional<Status>> commit_from_session(Coordinator* coord, std::vector<TableWrite> writes) {
-  if (auto committed = coord->try_write_inline(writes)) {
+  auto executor = co_await asio::this_coro::executor;
+  // The coordinator is woken to feed compute once this thread is back in its
+  // event loop: after the reply is sent, not before.
+  auto feed_later = [executor](std::function<void()> feed) { asio::defer(executor, std::move(feed)); };
+  if (auto committed = coord->try_write_inline(writes, feed_later)) {
     co_return committed->ok() ? std::optional<Status>() : std::optional<Status>(committed->status());
   }
-  auto executor = co_await asio::this_coro::executor;
   co_return co_await await_callback<std::optional<Status>>([coord, executor, &writes](auto done) {
     coord->write_and_ack(std::move(writes), [executor, done](Result<Timestamp> ts) mutable {
       std::optional<Status> result;

@@ -150,7 +150,13 @@ class Coordinator {
   // write is sequenced and committed (fsync included) on the calling
   // thread and its result returned. Otherwise nullopt, `writes` untouched:
   // call write_and_ack(). Callable from any thread but the coordinator's.
-  std::optional<Result<Timestamp>> try_write_inline(std::vector<TableWrite>& writes);
+  // The committed rows wait in the feed queue; waking the coordinator to
+  // feed them to compute is handed to `feed_later` (a session passes its
+  // own executor's defer, so the wake-up costs the reply nothing), or done
+  // at once when `feed_later` is empty.
+  using FeedLater = std::function<void(std::function<void()>)>;
+  std::optional<Result<Timestamp>> try_write_inline(std::vector<TableWrite>& writes,
+                                                    const FeedLater& feed_later = {});
 
   // Starts the runtime of cluster `cluster` (a catalog cluster id, packed)
   // with `workers` threads, feeding it every table's contents so far.
@@ -234,6 +240,27 @@ class Coordinator {
                          bool ack_on_commit);
   // Moves every table's upper (and compute frontier) to a new timestamp.
   void advance_all();
+
+  // The compute feed. Commits (writes and upper ticks) queue their feed in
+  // commit order, from whichever thread committed them (commit callbacks
+  // run in commit order: storage holds its commit lane through them); the
+  // coordinator thread drains the queue, so feeds reach compute in
+  // timestamp order however late each wake-up is posted, and one wake-up
+  // feeds every commit queued before it (one advance of every input for a
+  // whole group of writes).
+  struct CommittedFeed {
+    Timestamp time = 0;  // every table's inputs advance past it
+    std::shared_ptr<std::vector<TableWrite>> writes;  // null for an upper tick
+    std::function<void(Result<Timestamp>)> done;  // write()'s callback, after the feed
+  };
+  void queue_feed(CommittedFeed feed);
+  // Posts drain_feeds() unless one is posted already or nothing is queued.
+  // Any thread.
+  void post_feed_drain();
+  void drain_feeds();  // coordinator thread
+  std::mutex feed_mutex_;  // leaf lock: feeds_, feed_drain_posted_
+  std::vector<CommittedFeed> feeds_;
+  bool feed_drain_posted_ = false;
 
   // The write lane: held to take a write timestamp and queue its commit, so
   // timestamps, uppers and commits stay in one order whichever thread

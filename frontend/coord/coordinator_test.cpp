@@ -225,3 +225,41 @@ TEST_CASE("writers sequencing on their own threads race DDL and upper ticks safe
   store->close();
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("an inline commit's compute feed waits for its caller, and later commits feed it first") {
+  // try_write_inline acknowledges at commit and leaves the wake-up of the
+  // coordinator (to feed compute) to `feed_later`; a later commit's
+  // wake-up drains every queued feed, oldest first.
+  std::string dir = temp_dir();
+  auto store = std::move(tandem::storage::DurableStore::open({dir, false})).value();
+  CoordinatorOptions options;
+  options.upper_interval = std::chrono::hours(1);  // no tick drains the queue meanwhile
+  auto coord = std::move(Coordinator::open(*store, options)).value();
+  REQUIRE(on_coordinator(*coord, [&] { return coord->open_table(1, 1001); }).is_ok());
+  auto fed_upper = [&] { return on_coordinator(*coord, [&] { return coord->frontiers().get(1)->upper; }); };
+  std::vector<std::function<void()>> held;
+  std::vector<TableWrite> writes = {TableWrite{1, {{int_row(1), 1}}}};
+  auto t1 = coord->try_write_inline(writes, [&](std::function<void()> feed) { held.push_back(std::move(feed)); });
+  REQUIRE(t1.has_value());
+  REQUIRE(t1->ok());
+  CHECK(held.size() == 1);
+  CHECK(coord->read_ts() >= **t1);  // acknowledged: readable at its time ...
+  CHECK(fed_upper() <= **t1);       // ... once compute has it, which waits
+  auto t2 = write(*coord, {TableWrite{1, {{int_row(2), 1}}}});
+  REQUIRE(t2.ok());
+  CHECK(*t2 > **t1);
+  CHECK(fed_upper() == *t2 + 1);  // write()'s callback runs after its feed, and t1's before it
+  held.front()();                 // nothing left to feed
+  CHECK(fed_upper() == *t2 + 1);
+  std::vector<TableWrite> third = {TableWrite{1, {{int_row(3), 1}}}};
+  auto t3 = coord->try_write_inline(third);  // no feed_later: the drain is posted before it returns
+  REQUIRE(t3.has_value());
+  REQUIRE(t3->ok());
+  CHECK(fed_upper() == **t3 + 1);
+  auto rows = on_coordinator(*coord, [&] { return coord->snapshot(1, **t3); });
+  REQUIRE(rows.ok());
+  CHECK(rows->size() == 3);
+  coord.reset();
+  store->close();
+  std::filesystem::remove_all(dir);
+}

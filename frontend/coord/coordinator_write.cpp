@@ -36,16 +36,61 @@ void Coordinator::advance_all() {
   for (const auto& [id, table] : tables_) appends.push_back(upper_only(table.shard, upper_, upper));
   upper_ = upper;
   shards_->append_async(std::move(appends), [this, upper](Status s) {
-    asio::post(io_, [this, upper, s] {
-      if (!s.is_ok()) return;  // the next write or tick retries from the shards' state
-      oracle_->apply_write(upper - 1);
-      for (auto& [id, table] : tables_) {
-        for (auto& [cluster, input] : table.inputs) input->advance_to(upper);
-      }
-      fed_upper_ = std::max(fed_upper_, upper);
-      frontiers_.set_table_upper(upper);
-    });
+    if (!s.is_ok()) return;  // the next write or tick retries from the shards' state
+    queue_feed(CommittedFeed{upper - 1, nullptr, nullptr});
+    post_feed_drain();
   });
+}
+
+void Coordinator::queue_feed(CommittedFeed feed) {
+  std::lock_guard lock(feed_mutex_);
+  feeds_.push_back(std::move(feed));
+}
+
+void Coordinator::post_feed_drain() {
+  {
+    std::lock_guard lock(feed_mutex_);
+    if (feed_drain_posted_ || feeds_.empty()) return;
+    feed_drain_posted_ = true;
+  }
+  asio::post(io_, [this] { drain_feeds(); });
+}
+
+void Coordinator::drain_feeds() {
+  std::vector<CommittedFeed> feeds;
+  {
+    std::lock_guard lock(feed_mutex_);
+    feeds.swap(feeds_);
+    feed_drain_posted_ = false;
+  }
+  if (feeds.empty()) return;
+  for (CommittedFeed& feed : feeds) {
+    if (!feed.writes) continue;
+    for (auto& w : *feed.writes) {
+      auto it = tables_.find(w.table);
+      if (it == tables_.end()) continue;  // dropped while the write committed
+      // One chunk of updates, shared by every cluster's input (no copy
+      // per cluster).
+      auto updates = std::make_shared<std::vector<compute::Update>>();
+      updates->reserve(w.updates.size());
+      for (auto& [row, diff] : w.updates) updates->push_back(compute::Update{{}, std::move(row), feed.time, diff});
+      for (auto& [cluster, input] : it->second.inputs) input->send_shared(updates);
+    }
+  }
+  Timestamp upper = feeds.back().time + 1;  // commits queue in timestamp order
+  oracle_->apply_write(upper - 1);
+  for (auto& [id, table] : tables_) {
+    // A table opened after these commits were sequenced starts at a later
+    // upper already.
+    for (auto& [cluster, input] : table.inputs) {
+      if (input->frontier() < upper) input->advance_to(upper);
+    }
+  }
+  fed_upper_ = std::max(fed_upper_, upper);
+  frontiers_.set_table_upper(upper);
+  for (CommittedFeed& feed : feeds) {
+    if (feed.done) feed.done(feed.time);
+  }
 }
 
 namespace {
@@ -149,7 +194,8 @@ void Coordinator::write_and_ack(std::vector<TableWrite> writes, std::function<vo
   });
 }
 
-std::optional<Result<Timestamp>> Coordinator::try_write_inline(std::vector<TableWrite>& writes) {
+std::optional<Result<Timestamp>> Coordinator::try_write_inline(std::vector<TableWrite>& writes,
+                                                               const FeedLater& feed_later) {
   std::unique_lock lock(write_mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return std::nullopt;
   storage::ShardStore::Lead lead = shards_->try_lead();
@@ -160,6 +206,13 @@ std::optional<Result<Timestamp>> Coordinator::try_write_inline(std::vector<Table
   lock.unlock();
   lead.run();  // the commit, and `done`, on this thread
   if (!sequenced.is_ok()) return Result<Timestamp>(sequenced);
+  if (result->ok()) {
+    if (feed_later) {
+      feed_later([this] { post_feed_drain(); });
+    } else {
+      post_feed_drain();
+    }
+  }
   return result;
 }
 
@@ -206,39 +259,25 @@ Status Coordinator::sequence_write(std::vector<TableWrite>& writes, std::functio
       std::exchange(done, nullptr)(s);
       return;
     }
-    if (ack_on_commit && s.is_ok()) {
-      // Groups commit in timestamp order, so every write up to `time` is
-      // durable: the read timestamp may cover it before compute has it.
-      oracle_->apply_write(time);
-      std::exchange(done, nullptr)(time);
-    }
-    asio::post(io_, [this, time, s, shared_writes, done = std::move(done)] {
-      if (!s.is_ok()) {
+    if (!s.is_ok()) {
+      asio::post(io_, [this, s, shared_writes, done = std::move(done)] {
         {
           std::lock_guard lock(write_mutex_);
           release_keys(*shared_writes);
         }
         done(s);
-        return;
-      }
+      });
+      return;
+    }
+    if (ack_on_commit) {
+      // Groups commit in timestamp order, so every write up to `time` is
+      // durable: the read timestamp may cover it before compute has it.
       oracle_->apply_write(time);
-      for (auto& w : *shared_writes) {
-        auto it = tables_.find(w.table);
-        if (it == tables_.end()) continue;  // dropped while the write committed
-        // One chunk of updates, shared by every cluster's input (no copy
-        // per cluster).
-        auto updates = std::make_shared<std::vector<compute::Update>>();
-        updates->reserve(w.updates.size());
-        for (auto& [row, diff] : w.updates) updates->push_back(compute::Update{{}, std::move(row), time, diff});
-        for (auto& [cluster, input] : it->second.inputs) input->send_shared(updates);
-      }
-      for (auto& [id, table] : tables_) {
-        for (auto& [cluster, input] : table.inputs) input->advance_to(time + 1);
-      }
-      fed_upper_ = std::max(fed_upper_, time + 1);
-      frontiers_.set_table_upper(time + 1);
-      if (done) done(time);
-    });
+      std::exchange(done, nullptr)(time);
+    }
+    queue_feed(CommittedFeed{time, std::move(shared_writes), std::move(done)});
+    // A lead's caller posts the drain once it has replied (try_write_inline).
+    if (!led) post_feed_drain();
   };
   if (lead != nullptr) {
     lead->append(std::move(appends), std::move(committed));
