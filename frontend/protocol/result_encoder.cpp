@@ -107,7 +107,14 @@ Result<Row> decode_parameters(const PreparedStatement& statement, const pgwire::
                          "bind message has " + std::to_string(fmts.size()) + " parameter formats but " +
                              std::to_string(types.size()) + " parameters");
   }
-  RowArena arena;
+  // One arena per thread, cleared after each use: a fresh arena would
+  // allocate and zero a 16 KiB chunk for every Bind (a fifth of the CPU of a
+  // prepared one-row INSERT). The packed row copies what it needs.
+  thread_local RowArena arena;
+  struct ClearOnExit {
+    RowArena& arena;
+    ~ClearOnExit() { arena.clear(); }
+  } clear_on_exit{arena};
   Row row;
   RowPacker packer(&row);
   for (size_t i = 0; i < types.size(); ++i) {
