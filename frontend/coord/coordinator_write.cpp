@@ -3,6 +3,7 @@
 // committed rows to every cluster, and the upper tick that seals idle
 // tables (see Coordinator in coordinator.hpp).
 #include <algorithm>
+#include <map>
 
 #include <boost/asio/post.hpp>
 
@@ -64,18 +65,24 @@ void Coordinator::drain_feeds() {
     feed_drain_posted_ = false;
   }
   if (feeds.empty()) return;
+  // Per table, one chunk of updates for all the queued writes, shared by
+  // every cluster's input (no copy per cluster, and one chunk for an input
+  // to keep however many writes the group commit gathered).
+  std::map<compute::GlobalId, std::shared_ptr<std::vector<compute::Update>>> chunks;
   for (CommittedFeed& feed : feeds) {
     if (!feed.writes) continue;
     for (auto& w : *feed.writes) {
-      auto it = tables_.find(w.table);
-      if (it == tables_.end()) continue;  // dropped while the write committed
-      // One chunk of updates, shared by every cluster's input (no copy
-      // per cluster).
-      auto updates = std::make_shared<std::vector<compute::Update>>();
-      updates->reserve(w.updates.size());
-      for (auto& [row, diff] : w.updates) updates->push_back(compute::Update{{}, std::move(row), feed.time, diff});
-      for (auto& [cluster, input] : it->second.inputs) input->send_shared(updates);
+      if (tables_.count(w.table) == 0) continue;  // dropped while the write committed
+      auto& chunk = chunks[w.table];
+      if (!chunk) {
+        chunk = std::make_shared<std::vector<compute::Update>>();
+        chunk->reserve(w.updates.size());
+      }
+      for (auto& [row, diff] : w.updates) chunk->push_back(compute::Update{{}, std::move(row), feed.time, diff});
     }
+  }
+  for (auto& [table, chunk] : chunks) {
+    for (auto& [cluster, input] : tables_.find(table)->second.inputs) input->send_shared(chunk);
   }
   Timestamp upper = feeds.back().time + 1;  // commits queue in timestamp order
   oracle_->apply_write(upper - 1);
