@@ -10,7 +10,9 @@ TANDEMD=${TANDEMD:-build/bin/tandemd}
 PGBIN=$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
 [ -x "$PGBIN/initdb" ] || PGBIN=/usr/lib/postgresql/15/bin
 
-WORK=$(mktemp -d /tmp/tandem-bench-XXXXXX)
+# BENCH_TMP=/dev/shm puts both servers on tmpfs (fsync free: the rest of
+# the commit path side by side, without the shared disk).
+WORK=$(mktemp -d "${BENCH_TMP:-/tmp}/tandem-bench-XXXXXX")
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 PG_PORT=$(free_port)
 TD_PORT=$(free_port)
