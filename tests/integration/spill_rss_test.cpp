@@ -1,7 +1,7 @@
 // Integration: hydration within the memory budget (issue 9, item 2, scaled
-// down). tandemd runs with --memory-limit kBudget (and MALLOC_ARENA_MAX=2:
-// glibc's per-thread arenas otherwise keep freed transient memory of the
-// many threads resident, about doubling RSS); a table of about kLoadFactor
+// down). tandemd runs with --memory-limit kBudget (and limits glibc's
+// malloc arenas itself: per-thread arenas otherwise keep freed transient
+// memory of the many threads resident, about doubling RSS); a table of about kLoadFactor
 // times the budget in row bytes is loaded by COPY in pieces, then an index
 // on it hydrates. The server's peak resident set (VmHWM, reset through
 // /proc/PID/clear_refs) during the load, and during hydration plus point
@@ -100,9 +100,7 @@ void reset_peak(pid_t pid) {
 }  // namespace
 
 TEST_CASE("an index over several times the memory budget hydrates within it", "[spill]") {
-  setenv("MALLOC_ARENA_MAX", "2", 1);  // inherited by the server
   TandemdProcess server({"--memory-limit", std::to_string(kBudget >> 20) + "MB"});
-  unsetenv("MALLOC_ARENA_MAX");
   PgConn conn(server.conninfo());
   conn.exec_ok("CREATE TABLE t (a bigint, b text)");
   conn.exec_ok("SET transaction_isolation = 'serializable'");
