@@ -129,6 +129,15 @@ ShardStoreStats ShardStore::stats() const {
 
 Result<std::vector<std::pair<std::string, Diff>>> ShardStore::snapshot(ShardId shard,
                                                                       Timestamp as_of) const {
+  std::vector<std::pair<std::string, Diff>> rows;
+  TANDEM_RETURN_IF_ERROR(scan_snapshot(
+      shard, as_of, [&](std::string_view row, Diff diff) { rows.emplace_back(std::string(row), diff); }));
+  consolidate_rows(&rows);
+  return rows;
+}
+
+Status ShardStore::scan_snapshot(ShardId shard, Timestamp as_of,
+                                 const std::function<void(std::string_view, Diff)>& visit) const {
   const rocksdb::Snapshot* db_snapshot = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -147,15 +156,10 @@ Result<std::vector<std::pair<std::string, Diff>>> ShardStore::snapshot(ShardId s
     // Taken under the mutex: see "Ordering rules" in the header.
     db_snapshot = durable_.db()->GetSnapshot();
   }
-  std::vector<std::pair<std::string, Diff>> rows;
   Status s = scan_shard(durable_, shard, 0, as_of + 1, db_snapshot,
-                        [&](Timestamp, std::string_view row, Diff diff) {
-                          rows.emplace_back(std::string(row), diff);
-                        });
+                        [&](Timestamp, std::string_view row, Diff diff) { visit(row, diff); });
   durable_.db()->ReleaseSnapshot(db_snapshot);
-  if (!s.is_ok()) return s;
-  consolidate_rows(&rows);
-  return rows;
+  return s;
 }
 
 Result<std::unique_ptr<ShardListener>> ShardStore::listen(ShardId shard, Timestamp as_of) {

@@ -72,6 +72,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -162,6 +163,14 @@ class ShardStore {
   // by row bytes. REQUIRES since <= as_of < upper (72000 / 55000 otherwise).
   Result<std::vector<std::pair<std::string, Diff>>> snapshot(ShardId shard,
                                                             Timestamp as_of) const;
+  // The same contents streamed, for a shard larger than memory: calls
+  // `visit(row, diff)` for every stored update at times <= as_of, in time
+  // order and NOT consolidated (summing the diffs of each row gives
+  // snapshot()), one stored batch in memory at a time. The view is valid
+  // only during the call, which runs on the caller's thread without store
+  // locks. Same REQUIRES and errors as snapshot().
+  Status scan_snapshot(ShardId shard, Timestamp as_of,
+                       const std::function<void(std::string_view, Diff)>& visit) const;
 
   // A listener that delivers every update at times > as_of, in time order,
   // each exactly once (see storage/shard_listener.hpp). While it lives it

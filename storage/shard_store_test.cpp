@@ -13,6 +13,7 @@
 #include <rocksdb/db.h>
 
 #include "storage/shard_codec.hpp"
+#include "storage/shard_scan.hpp"
 #include "storage/test_support.hpp"
 
 using namespace tandem;
@@ -415,4 +416,32 @@ TEST_CASE("dropping a shard deletes its data") {
   auto store = open_shards(*durable);
   CHECK(store->list_shards() == std::vector<ShardId>{10});
   CHECK(store->snapshot(10, 9)->size() == 1);
+}
+
+TEST_CASE("scan_snapshot streams the updates that snapshot consolidates") {
+  ScratchDir dir;
+  auto durable = open_durable(dir.path(), /*sync=*/false);
+  auto store = open_shards(*durable);
+  REQUIRE(store->create_shard(1, 10).is_ok());
+  std::vector<Update> history;
+  for (Timestamp t = 10; t < 20; ++t) {
+    ShardAppend a{1, {}, t, t + 1};
+    for (int i = 0; i < 3; ++i) {
+      a.updates.push_back(Update{numbered("row", (t + i) % 4), t, (t + i) % 3 == 0 ? -1 : 1});
+    }
+    history.insert(history.end(), a.updates.begin(), a.updates.end());
+    REQUIRE(store->append({std::move(a)}).is_ok());
+  }
+  std::vector<std::pair<std::string, Diff>> streamed;
+  REQUIRE(store->scan_snapshot(1, 15, [&](std::string_view row, Diff diff) {
+    streamed.emplace_back(std::string(row), diff);
+  }).is_ok());
+  CHECK(streamed.size() == 18);  // times 10..15, unconsolidated
+  consolidate_rows(&streamed);
+  CHECK(streamed == model_at(history, 15));
+  CHECK(streamed == *store->snapshot(1, 15));
+
+  auto ignore = [](std::string_view, Diff) {};
+  CHECK(store->scan_snapshot(1, 20, ignore).sqlstate() == "55000");
+  CHECK(store->scan_snapshot(2, 15, ignore).sqlstate() == "42704");
 }

@@ -191,4 +191,25 @@ std::vector<std::shared_ptr<SourceFeed>> InputHandle::subscribe(Waker waker) {
   return feeds;
 }
 
+SnapshotLoader::SnapshotLoader(InputHandle& input, Timestamp time) : input_(input), time_(time) {
+  std::lock_guard lock(input.mutex_);
+  assert(input.subscribers_.empty() && input.buffered_.empty() && input.shared_.empty() && time >= input.frontier_);
+  for (std::size_t w = 0; w < input.workers_; ++w) batchers_.emplace_back(input.history_upper_[w]);
+}
+
+void SnapshotLoader::push(RowRef row, Diff diff) {
+  batchers_[hash_row(row) % batchers_.size()].push(row.bytes(), {}, time_, diff);
+}
+
+void SnapshotLoader::finish() {
+  std::vector<BatchPtr> sealed;
+  for (Batcher& batcher : batchers_) sealed.push_back(batcher.seal(time_ + 1));
+  std::lock_guard lock(input_.mutex_);
+  for (std::size_t w = 0; w < sealed.size(); ++w) {
+    append_merging(input_.history_batches_[w], std::move(sealed[w]));
+    input_.history_upper_[w] = time_ + 1;
+  }
+  input_.frontier_ = std::max(input_.frontier_, time_ + 1);
+}
+
 }  // namespace tandem::compute

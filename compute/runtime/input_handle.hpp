@@ -20,6 +20,10 @@
 // batches are merged like a binary counter too, block by block. A late
 // subscriber reads them through its SourceOp a step's worth at a time. So
 // a table much larger than the budget is not held in memory by its input.
+// A table's contents at boot (or when a runtime is added) arrive through a
+// SnapshotLoader instead: streamed from storage straight into one Batcher
+// per worker, which cuts spilled runs under the budget, and sealed as one
+// history batch per worker, so they are never held as Update vectors.
 //
 // Threading: any thread may call send/advance_to (one feeder at a time);
 // subscribe is called by workers while rendering. A mutex guards the log and
@@ -32,9 +36,30 @@
 #include <vector>
 
 #include "common/row.hpp"
+#include "compute/arrangement/batcher.hpp"
 #include "compute/dataflow/source_op.hpp"
 
 namespace tandem::compute {
+
+class InputHandle;
+
+// Feeds a fresh input the contents of its collection as of one time, in
+// pieces of any size (see "SnapshotLoader" above). finish() releases them
+// as advance_to(time + 1) would. Dropping a loader unfinished releases
+// nothing. Threading: one thread; the input is not used meanwhile.
+class SnapshotLoader {
+ public:
+  // A row of the collection with its multiplicity (rows may repeat).
+  void push(RowRef row, Diff diff);
+  void finish();
+
+ private:
+  friend class InputHandle;
+  SnapshotLoader(InputHandle& input, Timestamp time);
+  InputHandle& input_;
+  Timestamp time_;
+  std::vector<Batcher> batchers_;  // per worker
+};
 
 class InputHandle {
  public:
@@ -63,6 +88,9 @@ class InputHandle {
   void advance_to(Timestamp frontier);
   Timestamp frontier() const;
 
+  // REQUIRES nothing sent or subscribed yet, time >= frontier().
+  SnapshotLoader load_snapshot(Timestamp time) { return SnapshotLoader(*this, time); }
+
   // Released chunks of at least this many updates become history batches.
   static constexpr std::size_t kHistoryBatchUpdates = 16 * 1024;
 
@@ -72,6 +100,7 @@ class InputHandle {
   std::vector<std::shared_ptr<SourceFeed>> subscribe(Waker waker = nullptr);
 
  private:
+  friend class SnapshotLoader;
   using Chunk = std::shared_ptr<const std::vector<Update>>;
   using History = std::vector<std::vector<Chunk>>;  // per worker, oldest first
 

@@ -121,3 +121,31 @@ TEST_CASE("a large history is kept as batches and reaches a late subscriber whol
     CHECK(late.updates == expected);
   }
 }
+
+TEST_CASE("a snapshot loaded in pieces becomes one history batch per worker at its time") {
+  for (const std::size_t workers : {std::size_t{1}, std::size_t{2}}) {
+    InputHandle input(workers, [](std::size_t) {});
+    std::map<std::pair<std::string, Timestamp>, Diff> expected;
+    {
+      SnapshotLoader loader = input.load_snapshot(9);
+      // Repeated and retracted rows, in no order: the batch consolidates.
+      for (int i = 0; i < 5000; ++i) {
+        const Row row = update((i * 7919) % 3000, 0).val;
+        const Diff diff = i % 5 == 4 ? -1 : 1;
+        loader.push(row.ref(), diff);
+        expected[{std::string(row.bytes()), 9}] += diff;
+      }
+      loader.finish();
+    }
+    std::erase_if(expected, [](const auto& e) { return e.second == 0; });
+    CHECK(input.frontier() == 10);
+    // Later writes follow the snapshot as usual.
+    input.send(update(-1, 12).val, 12, 1);
+    input.advance_to(13);
+    expected[{std::string(update(-1, 12).val.bytes()), 12}] += 1;
+    Drained late = drain(input.subscribe());
+    CHECK(late.history_batches == workers);
+    CHECK(late.frontier == 13);
+    CHECK(late.updates == expected);
+  }
+}

@@ -71,22 +71,33 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
   t.shard = shard;
   t.unique_keys = std::move(unique_keys);
   t.key_counts.resize(t.unique_keys.size());
-  std::vector<std::pair<std::string, Diff>> rows;
+  std::vector<compute::InputHandle*> inputs;
+  for (auto& [cluster, runtime] : runtimes_) {
+    inputs.push_back(t.inputs.emplace(cluster, runtime->create_input(table)).first->second.get());
+  }
   if (exists) {
     // The history before the boot timestamp arrives consolidated at it.
-    TANDEM_ASSIGN_OR_RETURN(rows, shards_->snapshot(shard, upper_ - 1));
-    for (auto& [row, diff] : rows) count_keys(t, RowRef(row), diff);
-  }
-  for (auto& [cluster, runtime] : runtimes_) {
-    auto input = runtime->create_input(table);
-    for (auto& [row, diff] : rows) input->send(Row(row), upper_ - 1, diff);
-    input->advance_to(upper_);
-    t.inputs.emplace(cluster, std::move(input));
+    TANDEM_RETURN_IF_ERROR(load_snapshot(shard, upper_ - 1, inputs, &t));
+  } else {
+    for (compute::InputHandle* input : inputs) input->advance_to(upper_);
   }
   tables_.emplace(table, std::move(t));
   frontiers_.add_table(table, upper_ - 1);
   fed_upper_ = std::max(fed_upper_, upper_);
   frontiers_.set_table_upper(upper_);
+  return Status::ok();
+}
+
+Status Coordinator::load_snapshot(storage::ShardId shard, Timestamp as_of,
+                                  const std::vector<compute::InputHandle*>& inputs, Table* keyed) {
+  std::vector<compute::SnapshotLoader> loaders;
+  for (compute::InputHandle* input : inputs) loaders.push_back(input->load_snapshot(as_of));
+  TANDEM_RETURN_IF_ERROR(shards_->scan_snapshot(shard, as_of, [&](std::string_view bytes, Diff diff) {
+    RowRef row(bytes);
+    if (keyed != nullptr && !keyed->unique_keys.empty()) count_keys(*keyed, row, diff);
+    for (compute::SnapshotLoader& loader : loaders) loader.push(row, diff);
+  }));
+  for (compute::SnapshotLoader& loader : loaders) loader.finish();
   return Status::ok();
 }
 
@@ -109,9 +120,7 @@ Status Coordinator::add_cluster(uint64_t cluster, ClusterCompute compute) {
   Timestamp as_of = fed_upper_ - 1;
   for (auto& [id, table] : tables_) {
     auto input = runtime->create_input(id);
-    TANDEM_ASSIGN_OR_RETURN(auto rows, shards_->snapshot(table.shard, as_of));
-    for (auto& [row, diff] : rows) input->send(Row(std::move(row)), as_of, diff);
-    input->advance_to(as_of + 1);
+    TANDEM_RETURN_IF_ERROR(load_snapshot(table.shard, as_of, {input.get()}, nullptr));
     table.inputs.emplace(cluster, std::move(input));
   }
   add_view_inputs(cluster, *runtime);

@@ -291,6 +291,13 @@ class Coordinator {
   // Adds `diff` to the counts of `row`'s keys; the first constraint whose
   // key now counts more than once, if any.
   std::optional<size_t> count_keys(Table& table, RowRef row, Diff diff);
+  // Feeds fresh `inputs` the contents of `shard` as of `as_of` and counts
+  // them into `keyed`'s unique keys (when given), streamed from storage one
+  // stored batch at a time into spillable history batches
+  // (compute::SnapshotLoader): a table larger than the memory budget is
+  // never held whole.
+  Status load_snapshot(storage::ShardId shard, Timestamp as_of,
+                       const std::vector<compute::InputHandle*>& inputs, Table* keyed);
   struct MaterializedView {
     storage::ShardId shard = 0;
     uint64_t cluster = 0;

@@ -68,8 +68,9 @@ void TandemdProcess::start(std::vector<std::string> extra_args) {
       ::execv(argv[0], argv.data());
       ::_exit(127);
     }
-    // Ready once a connection succeeds; a process that exited lost the port race.
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    // Ready once a connection succeeds; a process that exited lost the port
+    // race. Generous: a restart re-reads every table before it listens.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (std::chrono::steady_clock::now() < deadline) {
       int status = 0;
       if (::waitpid(pid_, &status, WNOHANG) == pid_) {
