@@ -123,7 +123,10 @@ class ShardStore {
   Status append(std::vector<ShardAppend> appends);
   // As append(), but returns at once; `done` runs on the committer thread
   // after the commit, without store locks held. It must be quick (hand the
-  // result to another thread) and must not wait on the store.
+  // result to another thread) and must not wait on the store. The commit
+  // lane stays held until every `done` of a group has returned, so the
+  // callbacks of all requests (appended, led or queued) run one at a time,
+  // in commit order (the coordinator's compute feed relies on it).
   void append_async(std::vector<ShardAppend> appends, Done done);
   // Inline group commit: the caller's thread commits its own request when
   // the commit lane is free, saving the committer's wakeup and the hop back

@@ -5,8 +5,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <future>
 #include <map>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -320,6 +323,63 @@ TEST_CASE("a lead commits on its own thread and holds back queued requests") {
   again.run();
   CHECK(led.sqlstate() == "40001");
   CHECK(store->upper(1).value() == 2);
+}
+
+TEST_CASE("commit callbacks of led and queued appends run one at a time, in commit order", "[concurrency]") {
+  ScratchDir dir;
+  auto durable = open_durable(dir.path());
+  auto store = open_shards(*durable);
+  REQUIRE(store->create_shard(1, 0).is_ok());
+  // Writers take the next time under one lock (as the coordinator's write
+  // lane does) and commit inline when they can claim the lane, else queue.
+  std::mutex sequencing;
+  Timestamp next = 0;
+  std::mutex seen_mutex;
+  std::vector<Timestamp> seen;
+  std::atomic<int> inside{0};
+  std::atomic<int> overlaps{0};
+  std::vector<std::future<Status>> pending;
+  auto callback = [&](Timestamp t, std::shared_ptr<std::promise<Status>> p) {
+    return [&, t, p](Status s) {
+      if (inside.fetch_add(1) != 0) ++overlaps;
+      {
+        std::lock_guard lock(seen_mutex);
+        seen.push_back(t);
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(50));  // widen any overlap
+      inside.fetch_sub(1);
+      p->set_value(std::move(s));
+    };
+  };
+  std::vector<std::thread> writers;
+  std::mutex pending_mutex;
+  for (int w = 0; w < 4; ++w) {
+    writers.emplace_back([&, w] {
+      for (int i = 0; i < 50; ++i) {
+        auto p = std::make_shared<std::promise<Status>>();
+        {
+          std::lock_guard lock(pending_mutex);
+          pending.push_back(p->get_future());
+        }
+        std::unique_lock lock(sequencing);
+        Timestamp t = next++;
+        std::string prefix = "w" + std::to_string(w) + "-";
+        std::vector<ShardAppend> appends = {{1, {{numbered(prefix.c_str(), i), t, 1}}, t, t + 1}};
+        if (ShardStore::Lead lead = store->try_lead()) {
+          lead.append(std::move(appends), callback(t, p));
+          lock.unlock();
+          lead.run();
+        } else {
+          store->append_async(std::move(appends), callback(t, p));
+        }
+      }
+    });
+  }
+  for (auto& t : writers) t.join();
+  for (auto& f : pending) CHECK(f.get().is_ok());
+  CHECK(overlaps == 0);
+  REQUIRE(seen.size() == 200);
+  for (size_t i = 0; i < seen.size(); ++i) CHECK(seen[i] == i);
 }
 
 TEST_CASE("an upper advance marked not durable is stored only with data") {
