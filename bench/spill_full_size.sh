@@ -36,7 +36,7 @@ start() {  # start DATA_DIR [ARGS...]
 stop() { kill $PID; wait $PID 2>/dev/null || true; }
 trap '[ -n "$PID" ] && kill $PID 2>/dev/null; true' EXIT
 q() { psql -X -q -t -A -h 127.0.0.1 -p $PORT -U materialize -d materialize "$@"; }
-mb() { echo $(( $(grep "$1:" /proc/$PID/status | tr -s ' ' | cut -d' ' -f2) / 1024 )); }
+mb() { awk -v f="$1:" '$1 == f {print int($2 / 1024)}' /proc/$PID/status; }
 stage() {  # stage RUN NAME START_SECONDS: records VmHWM and time, resets the peak
   echo "$1 $2 $(mb VmHWM) $(mb VmRSS) $(( $(date +%s) - $3 ))" >> "$OUT/stages"
   echo 5 > /proc/$PID/clear_refs
