@@ -15,6 +15,11 @@
 // fails open() before any row is produced, as a peek answers its error
 // instead of rows.
 //
+// A reader that walks the scan off the thread that opened it (a streamed
+// scan on the offload pool) keeps the read's time held on every trace it
+// reads (keep_holds, TraceHandle's since hold) until the scan is destroyed,
+// besides the batches the snapshots pin.
+//
 // next(fuel) walks at most `fuel` (key, val) positions (STYLE #6: the caller
 // bounds the work of one call) and returns the rows found there, each passed
 // through the peek's MFP, with its multiplicity. An empty answer with done()
@@ -32,6 +37,7 @@
 
 #include "common/status.hpp"
 #include "compute/arrangement/cursor_list.hpp"
+#include "compute/arrangement/trace_handle.hpp"
 #include "compute/arrangement/trace_snapshot.hpp"
 #include "compute/dataflow/mfp_eval.hpp"
 #include "compute/protocol/command.hpp"
@@ -51,7 +57,9 @@ class IndexScan {
   // collections. Pages nothing in.
   static bool would_page(const Peek& peek, const std::vector<Part>& parts);
 
+  // Releases the holds, then runs on_close.
   ~IndexScan() {
+    holds_.clear();
     if (on_close_) on_close_();
   }
   IndexScan(const IndexScan&) = delete;
@@ -61,6 +69,11 @@ class IndexScan {
   bool done() const { return part_ >= parts_.size(); }
   // Runs when the scan is destroyed (the read is over), on that thread.
   void set_on_close(std::function<void()> on_close) { on_close_ = std::move(on_close); }
+  // Since holds at the read's time, released when the scan is destroyed.
+  void keep_holds(std::vector<TraceHandle> holds) { holds_ = std::move(holds); }
+  // Whether its walk read spilled blocks back when it was opened
+  // (would_page): a reader then walks it off its own thread.
+  bool pages() const { return pages_; }
 
  private:
   IndexScan(const Peek& peek, std::vector<Part> parts);
@@ -79,7 +92,9 @@ class IndexScan {
   std::size_t part_ = 0;
   std::size_t key_ = 0;  // into keys_, in the current part
   std::unique_ptr<CursorList> cursor_;
+  std::vector<TraceHandle> holds_;
   std::function<void()> on_close_;
+  bool pages_ = false;
 };
 
 }  // namespace tandem::compute

@@ -33,10 +33,13 @@ std::optional<std::vector<IndexScan::Part>> Runtime::sealed_parts(
 std::optional<Result<std::unique_ptr<IndexScan>>> Runtime::scan_if_ready(const Peek& peek) {
   if (peek.literal_keys) return std::nullopt;
   const auto start = std::chrono::steady_clock::now();
-  auto parts = sealed_parts(peek);
+  std::vector<PublicationRegistry::Part> publications;
+  auto parts = sealed_parts(peek, &publications);
   if (!parts) return std::nullopt;
   auto scan = IndexScan::open(peek, std::move(*parts));
   if (scan.ok()) {
+    // The reader may walk it on another thread, for as long as it reads.
+    (*scan)->keep_holds(PublicationRegistry::hold_all(publications, peek.time));
     // Walked beyond the inline budget, piecewise: logged when the read ends.
     (*scan)->set_on_close([log = peek_log_, target = peek.target, name = reads_name_, start] {
       log->served(target, logging::ReadPath::kOffloaded, name, start);

@@ -151,11 +151,7 @@ std::optional<ReadyPeek> Runtime::walk_if_ready(const Peek& peek, std::size_t in
   }
 
   // The rest on the pool, holding the read's time on every trace it reads.
-  walk->holds.reserve(publications.size() * 2);
-  for (const PublicationRegistry::Part& part : publications) {
-    walk->holds.push_back(TraceHandle::hold(part.oks, peek.time));
-    walk->holds.push_back(TraceHandle::hold(part.errs, peek.time));
-  }
+  walk->holds = PublicationRegistry::hold_all(publications, peek.time);
   walk->on_end = [log = peek_log_, target = peek.target, name = reads_name_, start] {
     log->served(target, logging::ReadPath::kOffloaded, name, start);
   };

@@ -32,6 +32,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "compute/arrangement/trace_handle.hpp"
 #include "compute/arrangement/trace_publication.hpp"
 #include "compute/plan/global_id.hpp"
 
@@ -43,6 +44,17 @@ class PublicationRegistry {
     std::shared_ptr<TracePublication> oks;
     std::shared_ptr<TracePublication> errs;
   };
+  // Since holds at `time` on the data and error trace of every part: what a
+  // read walked off the runtime's thread keeps while it reads.
+  static std::vector<TraceHandle> hold_all(const std::vector<Part>& parts, Timestamp time) {
+    std::vector<TraceHandle> holds;
+    holds.reserve(parts.size() * 2);
+    for (const Part& part : parts) {
+      holds.push_back(TraceHandle::hold(part.oks, time));
+      holds.push_back(TraceHandle::hold(part.errs, time));
+    }
+    return holds;
+  }
   using Watcher = std::function<void(std::size_t worker, GlobalId id)>;
 
   // `workers` parts are expected; a second expect of the same id keeps the

@@ -294,7 +294,8 @@ awaitable<Result<ExecResult>> Adapter::read_result(Session& session, const Prepa
   if (read.scan) {
     r.tag = command;
     auto scan = std::make_shared<IndexScanStream>(std::move(read.scan), std::move(read.finishing),
-                                                  session.cancel_token(), limit, limit_text());
+                                                  session.cancel_token(), limit, limit_text(),
+                                                  coordinator_->offload_pool());
     if (!read.scan_owned) {
       r.stream = std::move(scan);
       co_return r;

@@ -164,6 +164,9 @@ class Coordinator {
   // How the cluster's compute routes reads: (interactive runtime on,
   // interactive dataflows on); (false, false) for an unknown cluster. Any thread.
   std::pair<bool, bool> read_routing(uint64_t cluster);
+  // The offload pool every cluster's long fast-path walks continue on (and
+  // streamed scans of spilled indexes). Any thread.
+  const std::shared_ptr<compute::OffloadPool>& offload_pool() const { return offload_pool_; }
   // Stops the cluster's runtime (its dataflows must have been dropped).
   void drop_cluster(uint64_t cluster);
   bool has_cluster(uint64_t cluster) const { return runtimes_.count(cluster) != 0; }
