@@ -132,10 +132,7 @@ Streamed cancel_after_first_row(PGconn* c, const std::string& sql) {
     if (PQresultStatus(r) == PGRES_SINGLE_TUPLE) {
       if (++out.rows == 1) {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        PGcancel* cancel = PQgetCancel(c);
-        char err[256];
-        CHECK(PQcancel(cancel, err, sizeof err) == 1);
-        PQfreeCancel(cancel);
+        tandem::testing::cancel_running(c);
       }
     } else if (PQresultStatus(r) == PGRES_FATAL_ERROR) {
       out.sqlstate = PQresultErrorField(r, PG_DIAG_SQLSTATE);

@@ -29,4 +29,12 @@ struct PgConn {
   }
 };
 
+// Sends a CancelRequest for the statement running on `c`.
+inline void cancel_running(PGconn* c) {
+  PGcancel* cancel = PQgetCancel(c);
+  char err[256];
+  CHECK(PQcancel(cancel, err, sizeof err) == 1);
+  PQfreeCancel(cancel);
+}
+
 }  // namespace tandem::testing
