@@ -2,8 +2,9 @@
 # bench/spill_rss_probe.sh ROWS BUDGET: loads ROWS rows of (a bigint, b text
 # of 80 bytes) by COPY in pieces of 100,000 into a fresh tandemd with
 # --memory-limit BUDGET, then builds an index on a, and prints the server's
-# VmHWM/VmRSS after each stage (idle, loaded, hydrated, aggregated), the
-# peak being reset (/proc/PID/clear_refs) between stages. TENV is passed to
+# VmHWM/VmRSS after each stage (idle, loaded, hydrated, aggregated: count
+# and sum, minmax: min and max, scanned: every row streamed to /dev/null
+# through the index), the peak being reset (/proc/PID/clear_refs) between stages. TENV is passed to
 # the server's environment (e.g. TENV=MALLOC_ARENA_MAX=1). Needs psql.
 set -u
 ROWS=$1; BUDGET=$2
@@ -24,5 +25,9 @@ hwm loaded; echo 5 > /proc/$PID/clear_refs
 time $P -c "CREATE INDEX t_a ON t (a)" -c "SET transaction_isolation = 'serializable'" -c "SELECT b FROM t WHERE a = 5"
 hwm hydrated; echo 5 > /proc/$PID/clear_refs
 $P -c "SELECT count(*), sum(a) FROM t"
-hwm aggregated
+hwm aggregated; echo 5 > /proc/$PID/clear_refs
+$P -c "SELECT min(a), max(a) FROM t"
+hwm minmax; echo 5 > /proc/$PID/clear_refs
+$P -c "SELECT a, b FROM t" > /dev/null
+hwm scanned
 kill $PID; wait $PID 2>/dev/null; rm -rf "$DIR" "$DIR.log"

@@ -10,11 +10,14 @@
 // sum that matches the from-scratch result exactly.
 //
 // Input: the keyed stream after the exchange (key = group key values, val =
-// input row), not an arrangement: the operator reads each update once. When
-// the input frontier advances from f0 to f1, the updates in [f0, f1) are
-// applied group by group in time order to a per-group accumulator (row
-// count; per aggregate the non-NULL count and the i128 sum); after each time
-// at which a group changed, its output row is rebuilt from the accumulator
+// input row), not an arrangement: the operator reads each update once, as
+// it arrives, into a delta accumulator of its (time, group) (row count; per
+// aggregate the non-NULL count and the i128 sum), so the state waiting for
+// the frontier is one accumulator per (time, group) however many updates
+// arrive (a one-shot aggregate over a spilled index streams through it).
+// When the input frontier advances from f0 to f1, the deltas in [f0, f1)
+// are added to the groups' accumulators in time order; after each time at
+// which a group changed, its output row is rebuilt from the accumulator
 // and, if it differs from the previous one, the previous row is retracted and
 // the new one inserted at that time. A group whose accumulator is all zero
 // (no rows) is forgotten and has no output.
@@ -68,6 +71,12 @@ class AccumulableReduceOp final : public Operator {
   void step() override;
 
   std::size_t group_count() const { return groups_.size(); }
+  // (time, group) deltas waiting for the frontier.
+  std::size_t pending_deltas() const {
+    std::size_t n = 0;
+    for (const auto& [time, groups] : deltas_) n += groups.size();
+    return n;
+  }
 
  private:
   struct AggregateAccumulator {
@@ -87,6 +96,12 @@ class AccumulableReduceOp final : public Operator {
   };
 
   void apply(Group& group, const Update& update);
+  // Adds a (time, group) delta to the group's accumulator.
+  void merge(Group& group, Group&& delta);
+  // Folds the input's pending updates into deltas_.
+  void fold_pending();
+  // Emits the group's change of output at `t`, if any.
+  void emit(RowRef key, Group& group, Timestamp t);
   // Rebuilds the group's result; false if the group is empty (no output).
   bool result(RowRef key, const Group& group, Row* row, bool* is_error);
   bool is_empty(const Group& group) const;
@@ -95,6 +110,8 @@ class AccumulableReduceOp final : public Operator {
   bool needs_eval_ = false;
   Timestamp done_ = kMinTimestamp;
   std::unordered_map<std::string, Group> groups_;
+  // Updates not yet past the frontier, folded per time and group.
+  std::map<Timestamp, std::unordered_map<std::string, Group>> deltas_;
   EvalContext ctx_;
   RowArena arena_;
   std::vector<Datum> datums_;
