@@ -28,7 +28,9 @@ Result<std::unique_ptr<IndexScan>> IndexScan::open(const Peek& peek, std::vector
     });
     if (!first.is_ok()) return evaluation_error(first);
   }
-  const bool pages = would_page(peek, parts);
+  // Only a full scan asks (a streamed one): a lookup's walk decided already,
+  // and a second probe of its keys would cost every point lookup.
+  const bool pages = !peek.literal_keys && would_page(peek, parts);
   std::unique_ptr<IndexScan> scan(new IndexScan(peek, std::move(parts)));
   scan->pages_ = pages;
   scan->start_part();

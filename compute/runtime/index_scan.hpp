@@ -71,8 +71,8 @@ class IndexScan {
   void set_on_close(std::function<void()> on_close) { on_close_ = std::move(on_close); }
   // Since holds at the read's time, released when the scan is destroyed.
   void keep_holds(std::vector<TraceHandle> holds) { holds_ = std::move(holds); }
-  // Whether its walk read spilled blocks back when it was opened
-  // (would_page): a reader then walks it off its own thread.
+  // For a full scan, whether its walk read spilled blocks back when it was
+  // opened (would_page): a reader then walks it off its own thread.
   bool pages() const { return pages_; }
 
  private:
