@@ -61,6 +61,12 @@ class Renderer {
     Operator* received = exchange_by_key(input, std::move(key), skip_null_keys);
     return add<ArrangeOp>({received}, /*arrange_errors=*/false, /*emit_output=*/true);
   }
+  // The arrangement a GroupOp reads: it emits only which keys changed when.
+  ArrangeOp* arrange_for_group(Operator* input, std::optional<std::vector<ScalarExpr>> key) {
+    ArrangeOp* arranged = arrange(input, std::move(key), false);
+    arranged->emit_changed_keys_only();
+    return arranged;
+  }
   ArrangeOp* arrange_export(Operator* input, const IndexExport& exp) {
     Operator* received = exchange_by_key(input, exp.key, /*skip_null_keys=*/false);
     ExportPlaceholders placeholders;
@@ -182,29 +188,30 @@ class Renderer {
       // Level 1 per (key, bucket), level 2 per key over the bucket winners.
       Operator* bucketed = add<BucketKeyOp>({add<KeyByOp>({in}, n.group_key, false)});
       ArrangeOp* a1 = add<ArrangeOp>({exchange(bucketed)}, /*arrange_errors=*/false, /*emit_output=*/true);
+      a1->emit_changed_keys_only();
       Operator* buckets = add<GroupOp>({a1}, "ReduceBuckets", a1, make_minmax_bucket_logic(n.aggregates));
       std::vector<std::size_t> key_columns(n.group_key.size());
       for (std::size_t i = 0; i < key_columns.size(); ++i) key_columns[i] = i;
-      ArrangeOp* a2 = arrange(buckets, column_key(key_columns), false);
+      ArrangeOp* a2 = arrange_for_group(buckets, column_key(key_columns));
       return static_cast<Operator*>(
           add<GroupOp>({a2}, "Reduce", a2, make_minmax_merge_logic(n.aggregates, n.group_key.size())));
     }
-    ArrangeOp* a = arrange(in, n.group_key, false);
+    ArrangeOp* a = arrange_for_group(in, n.group_key);
     return static_cast<Operator*>(add<GroupOp>({a}, "Reduce", a, make_reduce_logic(n.aggregates)));
   }
   Result<Operator*> visit(const Distinct& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
-    ArrangeOp* a = arrange(in, std::nullopt, false);
+    ArrangeOp* a = arrange_for_group(in, std::nullopt);
     return static_cast<Operator*>(add<GroupOp>({a}, "Distinct", a, make_distinct_logic()));
   }
   Result<Operator*> visit(const Threshold& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
-    ArrangeOp* a = arrange(in, std::nullopt, false);
+    ArrangeOp* a = arrange_for_group(in, std::nullopt);
     return static_cast<Operator*>(add<GroupOp>({a}, "Threshold", a, make_threshold_logic()));
   }
   Result<Operator*> visit(const TopK& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
-    ArrangeOp* a = arrange(in, column_key(n.group_key), false);
+    ArrangeOp* a = arrange_for_group(in, column_key(n.group_key));
     return static_cast<Operator*>(add<GroupOp>({a}, "TopK", a, make_topk_logic(n.order, n.limit, n.offset)));
   }
   Result<Operator*> visit(const Union& n) {
