@@ -138,6 +138,11 @@ Result<std::vector<std::pair<std::string, Diff>>> ShardStore::snapshot(ShardId s
 
 Status ShardStore::scan_snapshot(ShardId shard, Timestamp as_of,
                                  const std::function<void(std::string_view, Diff)>& visit) const {
+  return scan_history(shard, as_of, as_of + 1, [&](Timestamp, std::string_view row, Diff diff) { visit(row, diff); });
+}
+
+Status ShardStore::scan_history(ShardId shard, Timestamp as_of, Timestamp until,
+                                const std::function<void(Timestamp, std::string_view, Diff)>& visit) const {
   const rocksdb::Snapshot* db_snapshot = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -148,16 +153,17 @@ Status ShardStore::scan_snapshot(ShardId shard, Timestamp as_of,
                            "shard " + std::to_string(shard) + " is compacted past " + ts(as_of))
           .with_detail("since is " + ts(state->frontiers.since));
     }
-    if (as_of >= state->frontiers.upper) {
+    if (as_of >= until || until > state->frontiers.upper) {
       return Status::error(sqlstate::kObjectNotInPrerequisiteState,
-                           "shard " + std::to_string(shard) + " is not yet sealed at " + ts(as_of))
+                           "shard " + std::to_string(shard) + " is not yet sealed at " + ts(until - 1))
           .with_detail("upper is " + ts(state->frontiers.upper));
     }
     // Taken under the mutex: see "Ordering rules" in the header.
     db_snapshot = durable_.db()->GetSnapshot();
   }
-  Status s = scan_shard(durable_, shard, 0, as_of + 1, db_snapshot,
-                        [&](Timestamp, std::string_view row, Diff diff) { visit(row, diff); });
+  Status s = scan_shard(durable_, shard, 0, until, db_snapshot, [&](Timestamp time, std::string_view row, Diff diff) {
+    visit(std::max(time, as_of), row, diff);
+  });
   durable_.db()->ReleaseSnapshot(db_snapshot);
   return s;
 }

@@ -174,6 +174,13 @@ class ShardStore {
   // locks. Same REQUIRES and errors as snapshot().
   Status scan_snapshot(ShardId shard, Timestamp as_of,
                        const std::function<void(std::string_view, Diff)>& visit) const;
+  // The contents at `as_of` followed by the history up to `until`, streamed
+  // as scan_snapshot streams: `visit(time, row, diff)` for every stored
+  // update at times < until, in time order and not consolidated, each at
+  // max(time, as_of). REQUIRES since <= as_of < until <= upper (72000 /
+  // 55000 otherwise).
+  Status scan_history(ShardId shard, Timestamp as_of, Timestamp until,
+                      const std::function<void(Timestamp, std::string_view, Diff)>& visit) const;
 
   // A listener that delivers every update at times > as_of, in time order,
   // each exactly once (see storage/shard_listener.hpp). While it lives it

@@ -505,3 +505,45 @@ TEST_CASE("scan_snapshot streams the updates that snapshot consolidates") {
   CHECK(store->scan_snapshot(1, 20, ignore).sqlstate() == "55000");
   CHECK(store->scan_snapshot(2, 15, ignore).sqlstate() == "42704");
 }
+
+TEST_CASE("scan_history streams the contents at as_of, then each later update at its time") {
+  ScratchDir dir;
+  auto durable = open_durable(dir.path(), /*sync=*/false);
+  auto store = open_shards(*durable);
+  REQUIRE(store->create_shard(1, 10).is_ok());
+  std::vector<Update> history;
+  for (Timestamp t = 10; t < 20; ++t) {
+    ShardAppend a{1, {}, t, t + 1};
+    for (int i = 0; i < 3; ++i) {
+      a.updates.push_back(Update{numbered("row", (t + i) % 4), t, (t + i) % 3 == 0 ? -1 : 1});
+    }
+    history.insert(history.end(), a.updates.begin(), a.updates.end());
+    REQUIRE(store->append({std::move(a)}).is_ok());
+  }
+  std::vector<std::pair<std::string, Diff>> at_as_of;
+  std::vector<Update> later;
+  Timestamp last = 0;
+  REQUIRE(store->scan_history(1, 13, 18, [&](Timestamp time, std::string_view row, Diff diff) {
+    CHECK(time >= last);  // time order
+    last = time;
+    if (time == 13) {
+      at_as_of.emplace_back(std::string(row), diff);
+    } else {
+      later.push_back(Update{std::string(row), time, diff});
+    }
+  }).is_ok());
+  consolidate_rows(&at_as_of);
+  CHECK(at_as_of == model_at(history, 13));
+  std::vector<Update> expected;
+  for (const Update& u : history) {
+    if (u.time > 13 && u.time < 18) expected.push_back(u);
+  }
+  consolidate_updates(&later);
+  consolidate_updates(&expected);
+  CHECK(later == expected);
+
+  auto ignore = [](Timestamp, std::string_view, Diff) {};
+  CHECK(store->scan_history(1, 13, 21, ignore).sqlstate() == "55000");  // past the upper
+  CHECK(store->scan_history(1, 15, 15, ignore).sqlstate() == "55000");  // an empty range
+  CHECK(store->scan_history(2, 13, 15, ignore).sqlstate() == "42704");
+}

@@ -1,6 +1,8 @@
 #include "frontend/coord/coordinator.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 #include <boost/asio/post.hpp>
 
@@ -69,17 +71,13 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
   }
   Table t;
   t.shard = shard;
+  t.opened_at = upper_ - 1;
   t.unique_keys = std::move(unique_keys);
   t.key_counts.resize(t.unique_keys.size());
-  std::vector<compute::InputHandle*> inputs;
-  for (auto& [cluster, runtime] : runtimes_) {
-    inputs.push_back(t.inputs.emplace(cluster, runtime->create_input(table)).first->second.get());
-  }
-  if (exists) {
-    // The history before the boot timestamp arrives consolidated at it.
-    TANDEM_RETURN_IF_ERROR(load_snapshot(shard, upper_ - 1, inputs, &t));
-  } else {
-    for (compute::InputHandle* input : inputs) input->advance_to(upper_);
+  if (exists && !t.unique_keys.empty()) {
+    // The unique keys present, counted once at boot; compute reads the
+    // table only when a dataflow imports it (ensure_table_inputs).
+    TANDEM_RETURN_IF_ERROR(load_snapshot(shard, t.opened_at, {}, &t));
   }
   tables_.emplace(table, std::move(t));
   frontiers_.add_table(table, upper_ - 1);
@@ -101,6 +99,38 @@ Status Coordinator::load_snapshot(storage::ShardId shard, Timestamp as_of,
   return Status::ok();
 }
 
+Status Coordinator::ensure_table_inputs(uint64_t cluster, const compute::DataflowDescription& desc) {
+  auto runtime = runtimes_.find(cluster);
+  if (runtime == runtimes_.end()) return Status::ok();  // the caller reports it
+  for (const compute::SourceImport& source : desc.source_imports) {
+    auto it = tables_.find(source.id);
+    if (it == tables_.end() || it->second.inputs.count(cluster) != 0) continue;
+    Table& table = it->second;
+    auto input = runtime->second->create_input(source.id);
+    // A write committed but not yet fed (a time at or past fed_upper_)
+    // reaches the input with the next feed, like every other input.
+    std::optional<compute::SnapshotLoader> loader;
+    loader.emplace(input->load_snapshot(table.opened_at));
+    Status scanned = shards_->scan_history(
+        table.shard, table.opened_at, fed_upper_, [&](Timestamp time, std::string_view row, Diff diff) {
+          if (time == table.opened_at) {
+            loader->push(RowRef(row), diff);
+            return;
+          }
+          if (loader) {
+            loader->finish();
+            loader.reset();
+          }
+          input->send(Row(std::string(row)), time, diff);
+        });
+    if (!scanned.is_ok()) return scanned;
+    if (loader) loader->finish();
+    if (input->frontier() < fed_upper_) input->advance_to(fed_upper_);
+    table.inputs.emplace(cluster, std::move(input));
+  }
+  return Status::ok();
+}
+
 Status Coordinator::add_cluster(uint64_t cluster, ClusterCompute compute) {
   if (runtimes_.count(cluster) != 0) return Status::ok();
   compute::MultiplexerOptions options;
@@ -113,16 +143,8 @@ Status Coordinator::add_cluster(uint64_t cluster, ClusterCompute compute) {
   options.background_maintenance = compute.background_maintenance;
   auto runtime = std::make_unique<compute::Multiplexer>(std::move(options));
   runtime->set_response_waker([this, cluster] { asio::post(io_, [this, cluster] { drain_compute_responses(cluster); }); });
-  // Every table becomes a source of the new runtime, with its contents as
-  // of the last write fed to the other runtimes; later writes reach it like
-  // every runtime. (Not the oracle's read time: a write acknowledged at
-  // commit may not be fed yet, and would arrive twice.)
-  Timestamp as_of = fed_upper_ - 1;
-  for (auto& [id, table] : tables_) {
-    auto input = runtime->create_input(id);
-    TANDEM_RETURN_IF_ERROR(load_snapshot(table.shard, as_of, {input.get()}, nullptr));
-    table.inputs.emplace(cluster, std::move(input));
-  }
+  // Tables become its sources when its first dataflow reads them
+  // (ensure_table_inputs).
   add_view_inputs(cluster, *runtime);
   std::unique_lock lock(runtimes_mutex_);
   runtimes_.emplace(cluster, std::move(runtime));
@@ -148,6 +170,7 @@ Status Coordinator::send(uint64_t cluster, compute::ComputeCommand command) {
   if (it == runtimes_.end()) return Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime");
   if (auto* create = std::get_if<compute::CreateDataflow>(&command)) {
     const compute::DataflowDescription& desc = create->desc;
+    TANDEM_RETURN_IF_ERROR(ensure_table_inputs(cluster, desc));
     for (const auto& e : desc.index_exports) frontiers_.add_index(e.index_id, desc.as_of);
     track_hydration(cluster, desc);
   } else if (auto* drop = std::get_if<compute::DropDataflow>(&command)) {
@@ -223,10 +246,14 @@ void Coordinator::cancel_peek(compute::PeekId id) {
 compute::PeekId Coordinator::peek(uint64_t cluster, std::optional<compute::DataflowDescription> dataflow,
                                   compute::Peek peek, std::function<void(compute::PeekResponse)> done) {
   auto runtime = runtimes_.find(cluster);
-  if (runtime == runtimes_.end()) {
+  Status refused = runtime == runtimes_.end()
+                       ? Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime")
+                   : dataflow ? ensure_table_inputs(cluster, *dataflow)
+                              : Status::ok();
+  if (!refused.is_ok()) {
     compute::PeekResponse response;
     response.kind = compute::PeekResponse::Kind::kError;
-    response.error = Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime");
+    response.error = std::move(refused);
     done(std::move(response));
     return 0;
   }

@@ -279,7 +279,13 @@ class Coordinator {
 
   struct Table {
     storage::ShardId shard = 0;
-    // One input per cluster runtime.
+    // Opened (at boot, or created) at this time: the history before it
+    // reaches compute consolidated at it.
+    Timestamp opened_at = 0;
+    // One input per cluster runtime that has read the table (created by the
+    // first dataflow importing it there, ensure_table_inputs): a cluster
+    // that never reads a table keeps no copy of its history, and a write
+    // feeds only the clusters that read it.
     std::map<uint64_t, std::shared_ptr<compute::InputHandle>> inputs;
     std::vector<UniqueKey> unique_keys;
     // Per unique key: the key rows present, with their multiplicity. Kept on
@@ -301,6 +307,12 @@ class Coordinator {
   // never held whole.
   Status load_snapshot(storage::ShardId shard, Timestamp as_of,
                        const std::vector<compute::InputHandle*>& inputs, Table* keyed);
+  // Gives `cluster` an input for every table `desc` imports that it has none
+  // for yet, holding what it would hold had it been created with the table:
+  // the contents at opened_at, then every update fed to compute since (times
+  // below fed_upper_) at its own time, streamed from the shard. Coordinator
+  // thread, before the dataflow is sent.
+  Status ensure_table_inputs(uint64_t cluster, const compute::DataflowDescription& desc);
   struct MaterializedView {
     storage::ShardId shard = 0;
     uint64_t cluster = 0;
