@@ -129,13 +129,19 @@ awaitable<std::optional<Status>> commit_from_session(Coordinator* coord, std::ve
   if (auto committed = coord->try_write_inline(writes, feed_later)) {
     co_return committed->ok() ? std::optional<Status>() : std::optional<Status>(committed->status());
   }
-  co_return co_await await_callback<std::optional<Status>>([coord, executor, &writes](auto done) {
+  // The start and its awaitable are named, not temporaries of the co_await
+  // expression: g++ 12 may destroy a temporary lambda's captures there twice
+  // (see frontend/adapter/index_scan_stream.cpp), and `executor` is not
+  // trivially destructible.
+  auto start = [coord, executor, &writes](auto done) {
     coord->write_and_ack(std::move(writes), [executor, done](Result<Timestamp> ts) mutable {
       std::optional<Status> result;
       if (!ts.ok()) result = ts.status();
       asio::post(executor, [done, result = std::move(result)]() mutable { done(std::move(result)); });
     });
-  });
+  };
+  auto acknowledged = await_callback<std::optional<Status>>(std::move(start));
+  co_return co_await std::move(acknowledged);
 }
 
 // Adapts a callback-style coordinator operation to an awaitable.
