@@ -14,8 +14,10 @@
 # difference fails the script. The servers run one after the other, so
 # each has the machine to itself (as much as the machine allows).
 set -eu
-ROWS=${1:-11600000}; BUDGET=${2:-256MB}
-PIECE=1000000
+# BUDGETED_ONLY=1 runs the budgeted server alone (its answers are still
+# checked against the closed forms).
+ROWS=${1:-11600000}; BUDGET=${2:-256MB}; BUDGETED_ONLY=${BUDGETED_ONLY:-0}
+PIECE=${PIECE:-1000000}  # rows per COPY
 TANDEMD=${TANDEMD:-$(dirname "$0")/../build/bin/tandemd}
 OUT=$(mktemp -d /tmp/spill-full.XXXX)
 LOOKUPS=(0 1 4242 $((ROWS / 3)) $((ROWS / 2)) $((ROWS - 1)) $ROWS)
@@ -81,10 +83,11 @@ run() {  # run NAME [TANDEMD ARGS...]
 
 echo "spill_full_size: $ROWS rows ($((ROWS * 92 >> 20)) MB as COPY text), budget $BUDGET; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 run budgeted --memory-limit "$BUDGET"
-run unbudgeted
+[ "$BUDGETED_ONLY" = 1 ] || run unbudgeted
 
 fail=0
 for f in lookups scan aggregates booted; do
+  [ "$BUDGETED_ONLY" = 1 ] && break
   cmp -s "$OUT/budgeted.$f" "$OUT/unbudgeted.$f" || { echo "MISMATCH in $f:"; diff "$OUT/budgeted.$f" "$OUT/unbudgeted.$f" | head; fail=1; }
 done
 cmp -s "$OUT/budgeted.lookups" "$OUT/budgeted.booted" || { echo "MISMATCH: lookups after the restart"; fail=1; }
@@ -100,6 +103,6 @@ for s in idle loaded hydrated lookups scan aggregates booted; do
   u=$(awk -v s=$s '$1 == "unbudgeted" && $2 == s {printf "%d (%d s)", $3, $5}' "$OUT/stages")
   printf "| %-10s | %18s | %18s |\n" "$s" "$b" "$u"
 done
-echo "disk: budgeted $(cat "$OUT/budgeted.disk_mb") MB, unbudgeted $(cat "$OUT/unbudgeted.disk_mb") MB; answers agree: $([ $fail = 0 ] && echo yes || echo NO)"
+echo "disk: budgeted $(cat "$OUT/budgeted.disk_mb") MB, unbudgeted $(cat "$OUT/unbudgeted.disk_mb" 2>/dev/null || echo -) MB; answers agree: $([ $fail = 0 ] && echo yes || echo NO)"
 rm -rf "$OUT"
 exit $fail
