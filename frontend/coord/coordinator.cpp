@@ -121,6 +121,10 @@ Status Coordinator::ensure_table_inputs(uint64_t cluster, const compute::Dataflo
             loader->finish();
             loader.reset();
           }
+          // Each earlier time is released as it is passed, so the input keeps
+          // it as a spillable history batch (as with writes fed live), not
+          // the whole replay as buffered updates.
+          if (time > input->frontier()) input->advance_to(time);
           input->send(Row(std::string(row)), time, diff);
         });
     if (!scanned.is_ok()) return scanned;
