@@ -478,11 +478,10 @@ TEST_CASE("dropping a shard deletes its data") {
   CHECK(store->snapshot(10, 9)->size() == 1);
 }
 
-TEST_CASE("scan_snapshot streams the updates that snapshot consolidates") {
-  ScratchDir dir;
-  auto durable = open_durable(dir.path(), /*sync=*/false);
-  auto store = open_shards(*durable);
-  REQUIRE(store->create_shard(1, 10).is_ok());
+// Shard 1 with three updates (some retractions) at each time 10..19, one
+// append per time; returns them.
+static std::vector<Update> append_history(ShardStore& store) {
+  REQUIRE(store.create_shard(1, 10).is_ok());
   std::vector<Update> history;
   for (Timestamp t = 10; t < 20; ++t) {
     ShardAppend a{1, {}, t, t + 1};
@@ -490,8 +489,16 @@ TEST_CASE("scan_snapshot streams the updates that snapshot consolidates") {
       a.updates.push_back(Update{numbered("row", (t + i) % 4), t, (t + i) % 3 == 0 ? -1 : 1});
     }
     history.insert(history.end(), a.updates.begin(), a.updates.end());
-    REQUIRE(store->append({std::move(a)}).is_ok());
+    REQUIRE(store.append({std::move(a)}).is_ok());
   }
+  return history;
+}
+
+TEST_CASE("scan_snapshot streams the updates that snapshot consolidates") {
+  ScratchDir dir;
+  auto durable = open_durable(dir.path(), /*sync=*/false);
+  auto store = open_shards(*durable);
+  std::vector<Update> history = append_history(*store);
   std::vector<std::pair<std::string, Diff>> streamed;
   REQUIRE(store->scan_snapshot(1, 15, [&](std::string_view row, Diff diff) {
     streamed.emplace_back(std::string(row), diff);
@@ -510,16 +517,7 @@ TEST_CASE("scan_history streams the contents at as_of, then each later update at
   ScratchDir dir;
   auto durable = open_durable(dir.path(), /*sync=*/false);
   auto store = open_shards(*durable);
-  REQUIRE(store->create_shard(1, 10).is_ok());
-  std::vector<Update> history;
-  for (Timestamp t = 10; t < 20; ++t) {
-    ShardAppend a{1, {}, t, t + 1};
-    for (int i = 0; i < 3; ++i) {
-      a.updates.push_back(Update{numbered("row", (t + i) % 4), t, (t + i) % 3 == 0 ? -1 : 1});
-    }
-    history.insert(history.end(), a.updates.begin(), a.updates.end());
-    REQUIRE(store->append({std::move(a)}).is_ok());
-  }
+  std::vector<Update> history = append_history(*store);
   std::vector<std::pair<std::string, Diff>> at_as_of;
   std::vector<Update> later;
   Timestamp last = 0;
