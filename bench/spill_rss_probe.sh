@@ -3,7 +3,8 @@
 # of 80 bytes) by COPY in pieces of 100,000 into a fresh tandemd with
 # --memory-limit BUDGET, then builds an index on a, and prints the server's
 # VmHWM/VmRSS after each stage (idle, loaded, hydrated, aggregated: count
-# and sum, minmax: min and max, scanned: every row streamed to /dev/null
+# and sum, minmax: min and max, mixed: count, sum, min and max in one
+# Reduce, distinct: count(DISTINCT b), all: the five together, scanned: every row streamed to /dev/null
 # through the index), the peak being reset (/proc/PID/clear_refs) between stages. TENV is passed to
 # the server's environment (e.g. TENV=MALLOC_ARENA_MAX=1). Needs psql.
 set -u
@@ -28,6 +29,12 @@ $P -c "SELECT count(*), sum(a) FROM t"
 hwm aggregated; echo 5 > /proc/$PID/clear_refs
 $P -c "SELECT min(a), max(a) FROM t"
 hwm minmax; echo 5 > /proc/$PID/clear_refs
+$P -c "SELECT count(*), sum(a), min(a), max(a) FROM t"
+hwm mixed; echo 5 > /proc/$PID/clear_refs
+$P -c "SELECT count(DISTINCT b) FROM t"
+hwm distinct; echo 5 > /proc/$PID/clear_refs
+$P -c "SELECT count(*), sum(a), min(a), max(a), count(DISTINCT b) FROM t"
+hwm all; echo 5 > /proc/$PID/clear_refs
 $P -c "SELECT a, b FROM t" > /dev/null
 hwm scanned
 kill $PID; wait $PID 2>/dev/null; rm -rf "$DIR" "$DIR.log"

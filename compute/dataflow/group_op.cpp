@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "compute/arrangement/cursor_list.hpp"
 #include "compute/dataflow/join_op.hpp"
 
 namespace tandem::compute {
@@ -35,12 +34,36 @@ void diff_sorted(const RowDiffs& before, const RowDiffs& after, Timestamp time, 
 
 }  // namespace
 
-GroupOp::GroupOp(std::string name, ArrangeOp* input, std::unique_ptr<GroupLogic> logic)
-    : Operator(std::move(name), 1), input_(input), logic_(std::move(logic)), hold_(input->trace().handle()) {}
+GroupOp::GroupOp(std::string name, ArrangeOp* input, std::unique_ptr<GroupLogic> logic, bool recompute_previous)
+    : Operator(std::move(name), 1),
+      input_(input),
+      logic_(std::move(logic)),
+      recompute_previous_(recompute_previous),
+      hold_(input->trace().handle()) {}
 
 void GroupOp::emit_difference(const GroupResult& before, const GroupResult& after, Timestamp time) {
   diff_sorted(before.oks, after.oks, time, &out_.oks);
   diff_sorted(before.errs, after.errs, time, &out_.errs);
+}
+
+template <typename InTime>
+void GroupOp::read_group(CursorList& cursor, InTime in_time) {
+  group_.clear();
+  cursor.rewind_vals();
+  for (; cursor.val_valid(); cursor.step_val()) {
+    Diff sum = 0;
+    cursor.for_each_time([&](Timestamp ut, Diff d) {
+      if (in_time(ut)) sum += d;
+    });
+    if (sum != 0) group_.emplace_back(cursor.val(), sum);
+  }
+}
+
+void GroupOp::compute(RowRef key) {
+  result_.clear();
+  if (!group_.empty()) logic_->apply(key, group_, &result_);
+  sort_rows(result_.oks);
+  sort_rows(result_.errs);
 }
 
 void GroupOp::step() {
@@ -61,22 +84,21 @@ void GroupOp::step() {
       const std::string key(delta[i].key.bytes());
       cursor.seek_key(key);
       const bool found = cursor.key_valid() && cursor.key() == key;
+      if (recompute_previous_) {
+        group_.clear();
+        if (found) read_group(cursor, [&](Timestamp ut) { return ut < times.front(); });
+        compute(delta[i].key);
+        std::swap(previous_, result_);
+      }
       for (const Timestamp t : times) {
         group_.clear();
-        if (found) {
-          cursor.rewind_vals();
-          for (; cursor.val_valid(); cursor.step_val()) {
-            Diff sum = 0;
-            cursor.for_each_time([&](Timestamp ut, Diff d) {
-              if (ut <= t) sum += d;
-            });
-            if (sum != 0) group_.emplace_back(cursor.val(), sum);
-          }
+        if (found) read_group(cursor, [&](Timestamp ut) { return ut <= t; });
+        compute(delta[i].key);
+        if (recompute_previous_) {
+          emit_difference(previous_, result_, t);
+          std::swap(previous_, result_);
+          continue;
         }
-        result_.clear();
-        if (!group_.empty()) logic_->apply(delta[i].key, group_, &result_);
-        sort_rows(result_.oks);
-        sort_rows(result_.errs);
         auto it = state_.find(key);
         emit_difference(it == state_.end() ? kEmpty : it->second, result_, t);
         if (result_.oks.empty() && result_.errs.empty()) {
@@ -91,7 +113,8 @@ void GroupOp::step() {
     }
   }
   done_ = f1;
-  if (f1 != kMaxTimestamp) hold_.set_logical_compaction(f1);
+  // Reading as of f1 - 1 next step (recompute_previous_) needs the hold there.
+  if (f1 != kMaxTimestamp) hold_.set_logical_compaction(recompute_previous_ && f1 > 0 ? f1 - 1 : f1);
   advance_frontier(f1);
 }
 

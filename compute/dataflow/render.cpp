@@ -6,6 +6,7 @@
 #include "compute/dataflow/group_op.hpp"
 #include "compute/dataflow/hierarchical_reduce.hpp"
 #include "compute/dataflow/join_op.hpp"
+#include "compute/dataflow/reduce_collation.hpp"
 #include "compute/dataflow/stateless_ops.hpp"
 
 namespace tandem::compute {
@@ -177,37 +178,79 @@ class Renderer {
     }
     return false;
   }
+  // A Reduce is rendered one part per kind of aggregate, collated on the
+  // group key when there are several (reduce_collation.hpp).
   Result<Operator*> visit(const Reduce& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
-    if (accumulable_reduce_enabled() && is_accumulable(n.aggregates)) {
-      // Running sums need each update once, not the group's history: no arrangement.
-      Operator* received = exchange_by_key(in, n.group_key, false);
-      return static_cast<Operator*>(add<AccumulableReduceOp>({received}, n.aggregates));
+    const std::vector<ReducePart> parts =
+        split_reduce(n.aggregates, accumulable_reduce_enabled(), hierarchical_reduce_enabled());
+    if (parts.size() == 1) return reduce_part(in, n, parts[0]);
+    const std::size_t key_arity = n.group_key.size();
+    std::vector<Operator*> tagged;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      Operator* part = reduce_part(in, n, parts[i]);
+      tagged.push_back(add<CollateTagOp>({part}, static_cast<std::int32_t>(i), key_arity));
     }
-    if (hierarchical_reduce_enabled() && is_hierarchical(n.aggregates)) {
-      // Level 1 per (key, bucket), level 2 per key over the bucket winners.
-      Operator* bucketed = add<BucketKeyOp>({add<KeyByOp>({in}, n.group_key, false)});
-      ArrangeOp* a1 = add<ArrangeOp>({exchange(bucketed)}, /*arrange_errors=*/false, /*emit_output=*/true);
-      a1->emit_changed_keys_only();
-      Operator* buckets = add<GroupOp>({a1}, "ReduceBuckets", a1, make_minmax_bucket_logic(n.aggregates));
-      std::vector<std::size_t> key_columns(n.group_key.size());
-      for (std::size_t i = 0; i < key_columns.size(); ++i) key_columns[i] = i;
-      ArrangeOp* a2 = arrange_for_group(buckets, column_key(key_columns));
-      return static_cast<Operator*>(
-          add<GroupOp>({a2}, "Reduce", a2, make_minmax_merge_logic(n.aggregates, n.group_key.size())));
+    Operator* all = add<UnionOp>(tagged, tagged.size());
+    ArrangeOp* a = add<ArrangeOp>({exchange(all)}, /*arrange_errors=*/false, /*emit_output=*/true);
+    a->emit_changed_keys_only();
+    return static_cast<Operator*>(
+        add<GroupOp>({a}, "ReduceCollation", a, make_collation_logic(parts, n.aggregates.size())));
+  }
+
+  // One part's result rows: group key ++ the part's aggregates.
+  Operator* reduce_part(Operator* in, const Reduce& n, const ReducePart& part) {
+    const std::size_t key_arity = n.group_key.size();
+    std::vector<AggregateExpr> aggs = part_aggregates(part, n.aggregates, key_arity);
+    switch (part.kind) {
+      case ReducePart::Kind::kAccumulable: {
+        // Running sums need each update once, not the group's history: no arrangement.
+        Operator* received = exchange_by_key(in, n.group_key, false);
+        return add<AccumulableReduceOp>({received}, std::move(aggs));
+      }
+      case ReducePart::Kind::kHierarchical: {
+        // Level 1 per (key, bucket), level 2 per key over the bucket winners.
+        Operator* bucketed = add<BucketKeyOp>({add<KeyByOp>({in}, n.group_key, false)});
+        ArrangeOp* a1 = add<ArrangeOp>({exchange(bucketed)}, /*arrange_errors=*/false, /*emit_output=*/true);
+        a1->emit_changed_keys_only();
+        Operator* buckets = add<GroupOp>({a1}, "ReduceBuckets", a1, make_minmax_bucket_logic(aggs));
+        ArrangeOp* a2 = arrange_for_group(buckets, column_key(first_columns(key_arity)));
+        return add<GroupOp>({a2}, "Reduce", a2, make_minmax_merge_logic(std::move(aggs), key_arity));
+      }
+      case ReducePart::Kind::kDistinct: {
+        // Distinct (key, x) — an arrangement, which spills — then count/sum x per key.
+        std::vector<ScalarExpr> key_and_value = n.group_key;
+        key_and_value.push_back(n.aggregates[part.positions[0]].expr);
+        Operator* keyed = add<KeyByOp>({in}, std::move(key_and_value), false, /*keep_val=*/false);
+        ArrangeOp* a = add<ArrangeOp>({exchange(keyed)}, /*arrange_errors=*/false, /*emit_output=*/true);
+        a->emit_changed_keys_only();
+        Operator* distinct = add<GroupOp>({a}, "ReduceDistinct", a, make_distinct_logic(), /*recompute_previous=*/true);
+        Operator* received = exchange_by_key(distinct, column_key(first_columns(key_arity)), false);
+        return add<AccumulableReduceOp>({received}, std::move(aggs));
+      }
+      case ReducePart::Kind::kBasic:
+        break;
     }
     ArrangeOp* a = arrange_for_group(in, n.group_key);
-    return static_cast<Operator*>(add<GroupOp>({a}, "Reduce", a, make_reduce_logic(n.aggregates)));
+    return add<GroupOp>({a}, "Reduce", a, make_reduce_logic(std::move(aggs)));
   }
+
+  static std::vector<std::size_t> first_columns(std::size_t n) {
+    std::vector<std::size_t> columns(n);
+    for (std::size_t i = 0; i < n; ++i) columns[i] = i;
+    return columns;
+  }
+
   Result<Operator*> visit(const Distinct& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
     ArrangeOp* a = arrange_for_group(in, std::nullopt);
-    return static_cast<Operator*>(add<GroupOp>({a}, "Distinct", a, make_distinct_logic()));
+    return static_cast<Operator*>(add<GroupOp>({a}, "Distinct", a, make_distinct_logic(), /*recompute_previous=*/true));
   }
   Result<Operator*> visit(const Threshold& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
     ArrangeOp* a = arrange_for_group(in, std::nullopt);
-    return static_cast<Operator*>(add<GroupOp>({a}, "Threshold", a, make_threshold_logic()));
+    return static_cast<Operator*>(
+        add<GroupOp>({a}, "Threshold", a, make_threshold_logic(), /*recompute_previous=*/true));
   }
   Result<Operator*> visit(const TopK& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));

@@ -15,7 +15,9 @@
 //               the row), ready for an exchange and an arrangement. With
 //               `key` unset the whole row is the key and val is empty
 //               (Distinct, Threshold). `skip_null_keys` drops rows whose
-//               key has a NULL (equi-join semantics).
+//               key has a NULL (equi-join semantics). Without `keep_val`
+//               the val is empty (the key is all a Distinct on the key
+//               columns needs, e.g. the (group key, x) of count(DISTINCT x)).
 // Threading: per worker.
 #pragma once
 
@@ -91,7 +93,7 @@ class FlatMapOp final : public Operator {
 
 class KeyByOp final : public Operator {
  public:
-  KeyByOp(std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys);
+  KeyByOp(std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys, bool keep_val = true);
   void step() override;
 
  private:
@@ -106,6 +108,7 @@ class KeyByOp final : public Operator {
 
   std::optional<std::vector<ScalarExpr>> key_;
   bool skip_null_keys_;
+  bool keep_val_;
   std::vector<std::size_t> key_columns_;  // set when every key expression is a column
   std::size_t key_width_ = 0;             // 1 + the largest of key_columns_
   EvalContext ctx_;
