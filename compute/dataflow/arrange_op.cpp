@@ -20,27 +20,6 @@ void append_batch_updates(const BatchPtr& batch, std::vector<Update>* out) {
 
 namespace {
 
-// One Update (key, empty val, t, +1) per key of `batch` and distinct time.
-void append_batch_keys(const BatchPtr& batch, std::vector<Update>* out) {
-  if (batch->is_empty()) return;
-  BatchCursor cursor(batch);
-  std::vector<Timestamp> times;
-  auto dedupe = [&times] {
-    std::sort(times.begin(), times.end());
-    times.erase(std::unique(times.begin(), times.end()), times.end());
-  };
-  for (; cursor.key_valid(); cursor.step_key()) {
-    times.clear();
-    for (; cursor.val_valid(); cursor.step_val()) {
-      cursor.for_each_time([&](Timestamp t, Diff) { times.push_back(t); });
-      if (times.size() > 4096) dedupe();  // a key with many vals at few times
-    }
-    dedupe();
-    const Row key{std::string(cursor.key())};
-    for (const Timestamp t : times) out->push_back(Update{key, Row(), t, 1});
-  }
-}
-
 std::shared_ptr<Trace> make_trace(std::shared_ptr<TracePublication> placeholder) {
   return placeholder ? std::make_shared<Trace>(std::move(placeholder)) : std::make_shared<Trace>();
 }
@@ -75,7 +54,7 @@ void ArrangeOp::step() {
     errs_->insert(errs);
   }
   oks_->insert(oks);
-  if (emit_output_) (keys_only_ ? append_batch_keys : append_batch_updates)(oks, &out_.oks);
+  if (emit_output_) append_batch_updates(oks, &out_.oks);
   for (std::size_t i = 0; i < feeds_.size();) {
     if (auto feed = feeds_[i].lock()) {
       feed->oks.push_back(oks);

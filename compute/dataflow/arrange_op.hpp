@@ -47,11 +47,6 @@ class ArrangeOp final : public Operator {
   // Null unless arrange_errors.
   const std::shared_ptr<Trace>& shared_errs_trace() const { return errs_; }
   void subscribe(const std::shared_ptr<ArrangementFeed>& feed) { feeds_.push_back(feed); }
-  // Emits, instead of every update of a sealed batch, one update (key, empty
-  // val, t, +1) per key and distinct time: all a GroupOp reads from its
-  // input (which groups changed when; the contents come from the trace), so
-  // a batch the size of the data is not copied downstream whole.
-  void emit_changed_keys_only() { keys_only_ = true; }
 
  private:
   std::shared_ptr<Trace> oks_;
@@ -59,7 +54,6 @@ class ArrangeOp final : public Operator {
   Batcher oks_batcher_;
   Batcher errs_batcher_;
   bool emit_output_;
-  bool keys_only_ = false;
   std::vector<std::weak_ptr<ArrangementFeed>> feeds_;
 };
 

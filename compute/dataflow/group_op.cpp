@@ -2,12 +2,16 @@
 
 #include <algorithm>
 
-#include "compute/dataflow/join_op.hpp"
 
 namespace tandem::compute {
 namespace {
 
 using RowDiffs = std::vector<std::pair<Row, Diff>>;
+
+void sort_unique(std::vector<Timestamp>& times) {
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+}
 
 void sort_rows(RowDiffs& rows) {
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -39,7 +43,10 @@ GroupOp::GroupOp(std::string name, ArrangeOp* input, std::unique_ptr<GroupLogic>
       input_(input),
       logic_(std::move(logic)),
       recompute_previous_(recompute_previous),
-      hold_(input->trace().handle()) {}
+      hold_(input->trace().handle()),
+      feed_(std::make_shared<ArrangementFeed>()) {
+  input->subscribe(feed_);
+}
 
 void GroupOp::emit_difference(const GroupResult& before, const GroupResult& after, Timestamp time) {
   diff_sorted(before.oks, after.oks, time, &out_.oks);
@@ -66,56 +73,69 @@ void GroupOp::compute(RowRef key) {
   sort_rows(result_.errs);
 }
 
-void GroupOp::step() {
-  forward_errors();
-  const Timestamp f1 = inputs_[0].frontier;
-  if (f1 <= done_) return;
-  std::vector<Update> delta = take_before(inputs_[0].pending.oks, f1);
-  if (!delta.empty()) {
-    CursorList cursor(input_->trace().spine().batches());
-    std::vector<Timestamp> times;
-    static const GroupResult kEmpty;
-    for (std::size_t i = 0; i < delta.size();) {
-      std::size_t j = i;
-      times.clear();
-      while (j < delta.size() && delta[j].key == delta[i].key) times.push_back(delta[j++].time);
-      std::sort(times.begin(), times.end());
-      times.erase(std::unique(times.begin(), times.end()), times.end());
-      const std::string key(delta[i].key.bytes());
-      cursor.seek_key(key);
-      const bool found = cursor.key_valid() && cursor.key() == key;
-      if (recompute_previous_) {
-        group_.clear();
-        if (found) read_group(cursor, [&](Timestamp ut) { return ut < times.front(); });
-        compute(delta[i].key);
-        std::swap(previous_, result_);
-      }
-      for (const Timestamp t : times) {
-        group_.clear();
-        if (found) read_group(cursor, [&](Timestamp ut) { return ut <= t; });
-        compute(delta[i].key);
-        if (recompute_previous_) {
-          emit_difference(previous_, result_, t);
-          std::swap(previous_, result_);
-          continue;
-        }
-        auto it = state_.find(key);
-        emit_difference(it == state_.end() ? kEmpty : it->second, result_, t);
-        if (result_.oks.empty() && result_.errs.empty()) {
-          if (it != state_.end()) state_.erase(it);
-        } else if (it == state_.end()) {
-          state_.emplace(key, result_);
-        } else {
-          it->second = result_;
-        }
-      }
-      i = j;
+void GroupOp::process_group(CursorList& contents, const std::string& key, const std::vector<Timestamp>& times) {
+  static const GroupResult kEmpty;
+  const RowRef key_row(key);
+  contents.seek_key(key);
+  const bool found = contents.key_valid() && contents.key() == key;
+  if (recompute_previous_) {
+    group_.clear();
+    if (found) read_group(contents, [&](Timestamp ut) { return ut < times.front(); });
+    compute(key_row);
+    std::swap(previous_, result_);
+  }
+  for (const Timestamp t : times) {
+    group_.clear();
+    if (found) read_group(contents, [&](Timestamp ut) { return ut <= t; });
+    compute(key_row);
+    if (recompute_previous_) {
+      emit_difference(previous_, result_, t);
+      std::swap(previous_, result_);
+      continue;
+    }
+    auto it = state_.find(key);
+    emit_difference(it == state_.end() ? kEmpty : it->second, result_, t);
+    if (result_.oks.empty() && result_.errs.empty()) {
+      if (it != state_.end()) state_.erase(it);
+    } else if (it == state_.end()) {
+      state_.emplace(key, result_);
+    } else {
+      it->second = result_;
     }
   }
-  done_ = f1;
-  // Reading as of f1 - 1 next step (recompute_previous_) needs the hold there.
-  if (f1 != kMaxTimestamp) hold_.set_logical_compaction(recompute_previous_ && f1 > 0 ? f1 - 1 : f1);
-  advance_frontier(f1);
+}
+
+void GroupOp::step() {
+  forward_errors();
+  inputs_[0].pending.oks.clear();  // the input emits nothing; its batches come through feed_
+  std::size_t keys = 0;
+  std::optional<CursorList> contents;
+  while (!feed_->oks.empty()) {
+    const BatchPtr& batch = feed_->oks.front();
+    if (!walk_ && !batch->is_empty()) {
+      walk_.emplace(batch);
+      contents.reset();  // a cursor seeks forward only: each batch walks its own
+    }
+    if (walk_ && walk_->key_valid() && !contents) contents.emplace(input_->trace().spine().batches());
+    for (; walk_ && walk_->key_valid(); walk_->step_key()) {
+      if (keys >= kKeysPerStep || out_.oks.size() >= kOutputPerStep) return;  // has_more()
+      times_.clear();
+      for (; walk_->val_valid(); walk_->step_val()) {
+        walk_->for_each_time([&](Timestamp t, Diff) { times_.push_back(t); });
+        if (times_.size() > 4096) sort_unique(times_);  // a key with many vals at few times
+      }
+      sort_unique(times_);
+      process_group(*contents, std::string(walk_->key()), times_);
+      ++keys;
+    }
+    done_ = std::max(done_, batch->description().upper);
+    walk_.reset();
+    feed_->oks.erase(feed_->oks.begin());
+  }
+  feed_->errs.clear();
+  // Reading as of done_ - 1 next step (recompute_previous_) needs the hold there.
+  if (done_ != kMaxTimestamp) hold_.set_logical_compaction(recompute_previous_ && done_ > 0 ? done_ - 1 : done_);
+  advance_frontier(done_);
 }
 
 }  // namespace tandem::compute

@@ -172,5 +172,68 @@ TEST_CASE("random: errors through reduce and join", "[dataflow][random]") {
   check_all(PlanNode{Join{divided, source(2), {col(0)}, {col(0)}}}, 4);
 }
 
+// Collated reduces (reduce_collation.hpp): every kind of part at once, with
+// several DISTINCT aggregates on different columns and expressions, NULLs
+// (column 1 is NULL in a sixth of the rows) and retractions.
+std::vector<AggregateExpr> collated_aggregates() {
+  AggregateExpr sum_distinct_expr = agg(AggregateFunc::kSumInt, 0, /*distinct=*/true);
+  sum_distinct_expr.expr = ScalarExpr::binary(BinaryFunc::kAddInt4, col(0), col(1), i4());
+  AggregateExpr array = agg(AggregateFunc::kArrayAgg, 1);
+  return {agg(AggregateFunc::kCountAll, 0),      agg(AggregateFunc::kCount, 1, true),
+          agg(AggregateFunc::kMin, 1),           agg(AggregateFunc::kSumInt, 1),
+          agg(AggregateFunc::kCount, 0, true),   sum_distinct_expr,
+          agg(AggregateFunc::kMax, 1, true),     array,
+          agg(AggregateFunc::kSumInt, 1, true)};
+}
+
+TEST_CASE("random: collated reduce per group", "[dataflow][random][collation]") {
+  check_all(PlanNode{Reduce{source(1), {col(0)}, collated_aggregates()}}, 10);
+  // DISTINCT aggregates only: one Distinct per aggregate, collated.
+  check_all(PlanNode{Reduce{source(1),
+                            {col(0)},
+                            {agg(AggregateFunc::kCount, 1, true), agg(AggregateFunc::kSumInt, 1, true)}}},
+            3);
+  // A single DISTINCT aggregate: its part is the reduce.
+  check_all(PlanNode{Reduce{join_s1_s2(), {col(1)}, {agg(AggregateFunc::kCount, 3, true)}}}, 2);
+}
+
+// The planner's shape for a global aggregate (decorrelate.hpp): the Reduce,
+// plus a default row (count 0, others NULL) that the Reduce's own row
+// cancels. The input is filtered to a quarter of the rows, so it is often
+// empty, and retractions empty it again.
+TEST_CASE("random: collated global reduce with its default row", "[dataflow][random][collation]") {
+  MapFilterProject only3;
+  only3.input_arity = 2;
+  only3.predicates.push_back(ScalarExpr::binary(BinaryFunc::kEq, col(0), lit(3), ColumnType{TypeId::kBool}));
+  const std::vector<AggregateExpr> aggs{agg(AggregateFunc::kCountAll, 0), agg(AggregateFunc::kSumInt, 1),
+                                        agg(AggregateFunc::kMin, 1), agg(AggregateFunc::kMax, 1),
+                                        agg(AggregateFunc::kCount, 1, true)};
+  PlanNode reduce{Reduce{mfp(source(1), only3), {}, aggs}};
+  Row default_row = Row::pack({Datum::from_int64(0), Datum::null(), Datum::null(), Datum::null(),
+                               Datum::from_int64(0)});
+  MapFilterProject to_default;
+  to_default.input_arity = aggs.size();
+  for (const Datum& d : unpack(RowRef(default_row))) {
+    const bool count = d.kind() == DatumKind::kInt64;
+    to_default.expressions.push_back(ScalarExpr::literal(d, count ? i8() : i4()));
+  }
+  for (std::size_t i = 0; i < aggs.size(); ++i) to_default.projection.push_back(aggs.size() + i);
+  Union u;
+  u.inputs.push_back(reduce);
+  u.inputs.push_back(PlanNode{Constant{{Constant::Entry{default_row, 1}}, std::nullopt}});
+  u.inputs.push_back(PlanNode{Negate{mfp(reduce, to_default)}});
+  check_all(PlanNode{std::move(u)}, aggs.size());
+}
+
+TEST_CASE("random: errors through a collated reduce", "[dataflow][random][collation]") {
+  // 12 / b fails where b = 0, in every part alike (the same error), and
+  // the group's row is absent while a failing row is in it.
+  const ScalarExpr divided = ScalarExpr::binary(BinaryFunc::kDivInt4, lit(12), col(1), i4());
+  std::vector<AggregateExpr> aggs{agg(AggregateFunc::kCountAll, 0), agg(AggregateFunc::kSumInt, 1),
+                                  agg(AggregateFunc::kMin, 1), agg(AggregateFunc::kCount, 1, true)};
+  for (std::size_t i = 1; i < aggs.size(); ++i) aggs[i].expr = divided;
+  check_all(PlanNode{Reduce{source(1), {col(0)}, aggs}}, 5);
+}
+
 }  // namespace
 }  // namespace tandem::compute

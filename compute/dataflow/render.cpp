@@ -62,11 +62,13 @@ class Renderer {
     Operator* received = exchange_by_key(input, std::move(key), skip_null_keys);
     return add<ArrangeOp>({received}, /*arrange_errors=*/false, /*emit_output=*/true);
   }
-  // The arrangement a GroupOp reads: it emits only which keys changed when.
+  // The arrangement a GroupOp reads: it emits nothing (the GroupOp walks
+  // its sealed batches through a feed).
   ArrangeOp* arrange_for_group(Operator* input, std::optional<std::vector<ScalarExpr>> key) {
-    ArrangeOp* arranged = arrange(input, std::move(key), false);
-    arranged->emit_changed_keys_only();
-    return arranged;
+    return arrange_keyed_for_group(exchange_by_key(input, std::move(key), false));
+  }
+  ArrangeOp* arrange_keyed_for_group(Operator* keyed_and_exchanged) {
+    return add<ArrangeOp>({keyed_and_exchanged}, /*arrange_errors=*/false, /*emit_output=*/false);
   }
   ArrangeOp* arrange_export(Operator* input, const IndexExport& exp) {
     Operator* received = exchange_by_key(input, exp.key, /*skip_null_keys=*/false);
@@ -192,8 +194,7 @@ class Renderer {
       tagged.push_back(add<CollateTagOp>({part}, static_cast<std::int32_t>(i), key_arity));
     }
     Operator* all = add<UnionOp>(tagged, tagged.size());
-    ArrangeOp* a = add<ArrangeOp>({exchange(all)}, /*arrange_errors=*/false, /*emit_output=*/true);
-    a->emit_changed_keys_only();
+    ArrangeOp* a = arrange_keyed_for_group(exchange(all));
     return static_cast<Operator*>(
         add<GroupOp>({a}, "ReduceCollation", a, make_collation_logic(parts, n.aggregates.size())));
   }
@@ -211,8 +212,7 @@ class Renderer {
       case ReducePart::Kind::kHierarchical: {
         // Level 1 per (key, bucket), level 2 per key over the bucket winners.
         Operator* bucketed = add<BucketKeyOp>({add<KeyByOp>({in}, n.group_key, false)});
-        ArrangeOp* a1 = add<ArrangeOp>({exchange(bucketed)}, /*arrange_errors=*/false, /*emit_output=*/true);
-        a1->emit_changed_keys_only();
+        ArrangeOp* a1 = arrange_keyed_for_group(exchange(bucketed));
         Operator* buckets = add<GroupOp>({a1}, "ReduceBuckets", a1, make_minmax_bucket_logic(aggs));
         ArrangeOp* a2 = arrange_for_group(buckets, column_key(first_columns(key_arity)));
         return add<GroupOp>({a2}, "Reduce", a2, make_minmax_merge_logic(std::move(aggs), key_arity));
@@ -222,8 +222,7 @@ class Renderer {
         std::vector<ScalarExpr> key_and_value = n.group_key;
         key_and_value.push_back(n.aggregates[part.positions[0]].expr);
         Operator* keyed = add<KeyByOp>({in}, std::move(key_and_value), false, /*keep_val=*/false);
-        ArrangeOp* a = add<ArrangeOp>({exchange(keyed)}, /*arrange_errors=*/false, /*emit_output=*/true);
-        a->emit_changed_keys_only();
+        ArrangeOp* a = arrange_keyed_for_group(exchange(keyed));
         Operator* distinct = add<GroupOp>({a}, "ReduceDistinct", a, make_distinct_logic(), /*recompute_previous=*/true);
         Operator* received = exchange_by_key(distinct, column_key(first_columns(key_arity)), false);
         return add<AccumulableReduceOp>({received}, std::move(aggs));
