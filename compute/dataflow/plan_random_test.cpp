@@ -209,7 +209,7 @@ TEST_CASE("random: collated global reduce with its default row", "[dataflow][ran
                                         agg(AggregateFunc::kMin, 1), agg(AggregateFunc::kMax, 1),
                                         agg(AggregateFunc::kCount, 1, true)};
   PlanNode reduce{Reduce{mfp(source(1), only3), {}, aggs}};
-  Row default_row = Row::pack({Datum::from_int64(0), Datum::null(), Datum::null(), Datum::null(),
+  Row default_row = Row::pack(std::vector<Datum>{Datum::from_int64(0), Datum::null(), Datum::null(), Datum::null(),
                                Datum::from_int64(0)});
   MapFilterProject to_default;
   to_default.input_arity = aggs.size();

@@ -67,7 +67,7 @@ TEST_CASE("the collation puts each part's values at their aggregates' positions"
   REQUIRE(out.oks.size() == 1);
   CHECK(out.errs.empty());
   CHECK(out.oks[0].first ==
-        Row::pack({Datum::from_int32(9), Datum::from_int64(4), Datum::from_int32(-3), Datum::null()}));
+        Row::pack(std::vector<Datum>{Datum::from_int32(9), Datum::from_int64(4), Datum::from_int32(-3), Datum::null()}));
 
   // A part without a row (it failed, and reported its error) leaves no row.
   out.clear();
