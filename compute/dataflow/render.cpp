@@ -210,10 +210,15 @@ class Renderer {
         return add<AccumulableReduceOp>({received}, std::move(aggs));
       }
       case ReducePart::Kind::kHierarchical: {
-        // Level 1 per (key, bucket), level 2 per key over the bucket winners.
+        // Per (key, fine bucket), per (key, coarse bucket), then per key.
         Operator* bucketed = add<BucketKeyOp>({add<KeyByOp>({in}, n.group_key, false)});
         ArrangeOp* a1 = arrange_keyed_for_group(exchange(bucketed));
         Operator* buckets = add<GroupOp>({a1}, "ReduceBuckets", a1, make_minmax_bucket_logic(aggs));
+        for (std::size_t level = 1; level < std::size(kHierarchicalBuckets); ++level) {
+          Operator* rebucketed = add<RebucketKeyOp>({buckets}, key_arity, kHierarchicalBuckets[level]);
+          ArrangeOp* a = arrange_keyed_for_group(exchange(rebucketed));
+          buckets = add<GroupOp>({a}, "ReduceBuckets", a, make_minmax_rebucket_logic(aggs, key_arity));
+        }
         ArrangeOp* a2 = arrange_for_group(buckets, column_key(first_columns(key_arity)));
         return add<GroupOp>({a2}, "Reduce", a2, make_minmax_merge_logic(std::move(aggs), key_arity));
       }
