@@ -6,7 +6,7 @@
 // Parts (split_reduce), in order of first aggregate:
 //   kAccumulable   non-DISTINCT count/sum(int) → AccumulableReduceOp: folds
 //                  each update as it arrives, no arrangement.
-//   kHierarchical  min/max (DISTINCT or not: the same value) → the two-level
+//   kHierarchical  min/max (DISTINCT or not: the same value) → the multi-level
 //                  bucketed GroupOps of hierarchical_reduce.hpp.
 //   kDistinct      one per count(DISTINCT x) / sum(DISTINCT int x): a
 //                  Distinct on (group key, x) — KeyBy with x's numerics

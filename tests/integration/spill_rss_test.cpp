@@ -151,7 +151,7 @@ TEST_CASE("an index over several times the memory budget hydrates within it", "[
 
   // Reads over every row, each with its own peak: a streamed scan of the
   // index, and peek dataflows over one global group of every row: count/sum
-  // (folded as each update arrives), min/max (64 buckets re-arranged, each
+  // (folded as each update arrives), min/max (4096 buckets, then 64, each
   // bucket read whole), count(DISTINCT b) (a Distinct on b, arranged and
   // spilled, then counted), and a Reduce of every kind at once (its parts
   // rendered apart and collated, reduce_collation.hpp). All within the bound.
