@@ -37,11 +37,29 @@ bool get_varint(std::string_view* in, uint64_t* v) {
 
 }  // namespace
 
-std::string shard_data_key(ShardId shard, Timestamp time, uint8_t part) {
+void put_be32(std::string* out, uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) out->push_back(static_cast<char>((v >> shift) & 0xff));
+}
+
+std::string shard_data_key(ShardId shard, Timestamp time, uint8_t part, uint32_t chunk) {
   std::string key;
-  key.reserve(17);
+  key.reserve(21);
   put_be64(&key, shard);
   put_be64(&key, time);
+  key.push_back(static_cast<char>(part));
+  put_be32(&key, chunk);
+  return key;
+}
+
+std::string shard_data_bound(ShardId shard, Timestamp time) {
+  std::string key;
+  put_be64(&key, shard);
+  put_be64(&key, time);
+  return key;
+}
+
+std::string shard_part_bound(ShardId shard, Timestamp time, uint8_t part) {
+  std::string key = shard_data_bound(shard, time);
   key.push_back(static_cast<char>(part));
   return key;
 }
@@ -56,9 +74,13 @@ std::string shard_data_end(ShardId shard) {
 }
 
 std::optional<DataKey> decode_shard_data_key(std::string_view key) {
-  if (key.size() != 17) return std::nullopt;
+  if (key.size() != 17 && key.size() != 21) return std::nullopt;
+  uint32_t chunk = 0;
+  if (key.size() == 21) {
+    for (int i = 17; i < 21; ++i) chunk = (chunk << 8) | static_cast<uint8_t>(key[i]);
+  }
   return DataKey{get_be64(key.substr(0, 8)), get_be64(key.substr(8, 8)),
-                 static_cast<uint8_t>(key[16])};
+                 static_cast<uint8_t>(key[16]), chunk};
 }
 
 std::string shard_meta_key(ShardId shard) {
@@ -74,19 +96,42 @@ std::optional<ShardId> decode_shard_meta_key(std::string_view key) {
   return get_be64(key.substr(kShardMetaPrefix.size()));
 }
 
-std::string encode_shard_meta(const ShardFrontiers& frontiers) {
+std::string encode_shard_meta(const ShardMeta& meta) {
   std::string value;
-  put_be64(&value, frontiers.upper);
-  put_be64(&value, frontiers.since);
+  put_be64(&value, meta.frontiers.upper);
+  put_be64(&value, meta.frontiers.since);
+  put_be64(&value, meta.base_time);
   return value;
 }
 
-std::optional<ShardFrontiers> decode_shard_meta(std::string_view value) {
-  if (value.size() != 16) return std::nullopt;
-  ShardFrontiers f;
-  f.upper = get_be64(value.substr(0, 8));
-  f.since = get_be64(value.substr(8, 8));
-  return f;
+std::optional<ShardMeta> decode_shard_meta(std::string_view value) {
+  if (value.size() != 16 && value.size() != 24) return std::nullopt;
+  ShardMeta meta;
+  meta.frontiers.upper = get_be64(value.substr(0, 8));
+  meta.frontiers.since = get_be64(value.substr(8, 8));
+  meta.base_time = value.size() == 24 ? get_be64(value.substr(16, 8)) : meta.frontiers.since;
+  return meta;
+}
+
+std::vector<std::string_view> split_batch(std::string_view batch, size_t max_bytes) {
+  std::vector<std::string_view> pieces;
+  if (batch.size() <= max_bytes) {
+    if (!batch.empty()) pieces.push_back(batch);
+    return pieces;
+  }
+  BatchReader reader(batch);
+  size_t start = 0;
+  std::string_view row;
+  Diff diff = 0;
+  while (reader.next(&row, &diff)) {
+    size_t end = batch.size() - reader.remaining();
+    if (end - start >= max_bytes) {
+      pieces.push_back(batch.substr(start, end - start));
+      start = end;
+    }
+  }
+  if (start < batch.size()) pieces.push_back(batch.substr(start));
+  return pieces;
 }
 
 void append_batch_entry(std::string* batch, std::string_view row, Diff diff) {

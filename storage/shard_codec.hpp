@@ -1,25 +1,36 @@
 #pragma once
 // The byte layout of table shards in RocksDB (storage/shard_store.hpp).
 //
-// `shards` family, one key per (shard, time, part):
-//   key   = be64(shard) | be64(time) | u8(part)
+// `shards` family, one key per (shard, time, part, chunk):
+//   key   = be64(shard) | be64(time) | u8(part) | be32(chunk)
 //   value = a batch: repeated { varint(len(row)) | row | zigzag-varint(diff) }
 // Big-endian integers make byte order = (shard, time) order, so a shard's
 // history between two times is one bounded iterator range. `part` separates
-// the two writers that may put updates at the same time: appends write
+// the writers that may put updates at the same time: appends write
 // kAppendPart (a time belongs to exactly one append, since appends partition
 // time by their [expected_upper, new_upper) ranges), and compaction writes the
-// consolidated history below `since` at time `since` as kCompactedPart.
+// consolidated history below `since` at time `since` as kCompactedPart (the
+// shard's *base*, sorted by row across its chunks) and its temporary sorted
+// runs as kRunPart (never read by readers). An update batch is split into
+// chunks of at most about kMaxChunkBytes (cut at entry boundaries), so no
+// RocksDB value grows with a statement or a table. Keys written before
+// chunks existed are 17 bytes (no chunk) and read as chunk 0.
 //
 // `meta` family, one key per shard:
 //   key   = "shard/" | be64(shard)
-//   value = be64(upper) | be64(since)
+//   value = be64(upper) | be64(since) | be64(base_time)
+// base_time is the time of the base written by the last committed
+// compaction rewrite: kCompactedPart keys at later times belong to a rewrite
+// in progress (or one a crash interrupted) and are invisible to readers
+// (see "Compaction" in storage/shard_store.hpp). A 16-byte value (written
+// before base_time existed) reads as base_time = since.
 // Threading: pure functions.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/timestamp.hpp"
 #include "storage/shard_types.hpp"
@@ -28,14 +39,17 @@ namespace tandem::storage {
 
 inline constexpr uint8_t kCompactedPart = 0;
 inline constexpr uint8_t kAppendPart = 1;
+inline constexpr uint8_t kRunPart = 2;
 inline constexpr std::string_view kShardMetaPrefix = "shard/";
+// The encoded size at which a stored batch is cut into another chunk.
+inline constexpr size_t kMaxChunkBytes = size_t{1} << 20;
 
-std::string shard_data_key(ShardId shard, Timestamp time, uint8_t part);
+std::string shard_data_key(ShardId shard, Timestamp time, uint8_t part, uint32_t chunk = 0);
 // The least key of `shard` at `time` (an inclusive lower / exclusive upper
 // iterator bound).
-inline std::string shard_data_bound(ShardId shard, Timestamp time) {
-  return shard_data_key(shard, time, 0);
-}
+std::string shard_data_bound(ShardId shard, Timestamp time);
+// The least key of `shard` at (`time`, `part`).
+std::string shard_part_bound(ShardId shard, Timestamp time, uint8_t part);
 // The least key past every key of `shard`.
 std::string shard_data_end(ShardId shard);
 
@@ -43,16 +57,26 @@ struct DataKey {
   ShardId shard = 0;
   Timestamp time = 0;
   uint8_t part = 0;
+  uint32_t chunk = 0;
 };
 std::optional<DataKey> decode_shard_data_key(std::string_view key);
 
 std::string shard_meta_key(ShardId shard);
 std::optional<ShardId> decode_shard_meta_key(std::string_view key);
-std::string encode_shard_meta(const ShardFrontiers& frontiers);
-std::optional<ShardFrontiers> decode_shard_meta(std::string_view value);
+
+struct ShardMeta {
+  ShardFrontiers frontiers;
+  Timestamp base_time = 0;
+};
+std::string encode_shard_meta(const ShardMeta& meta);
+std::optional<ShardMeta> decode_shard_meta(std::string_view value);
 
 // Appends one (row, diff) entry to a batch value.
 void append_batch_entry(std::string* batch, std::string_view row, Diff diff);
+// Cuts an encoded batch at entry boundaries into pieces of at most about
+// `max_bytes` (a piece exceeds it only by its last entry). Views into
+// `batch`. Empty for an empty batch; on corruption the rest is one piece.
+std::vector<std::string_view> split_batch(std::string_view batch, size_t max_bytes = kMaxChunkBytes);
 
 // Walks a batch value. The views point into the value, which must outlive
 // the reader.
@@ -62,6 +86,8 @@ class BatchReader {
   // Returns false at the end or on corruption (then corrupt() is true).
   bool next(std::string_view* row, Diff* diff);
   bool corrupt() const { return corrupt_; }
+  // Bytes not yet read.
+  size_t remaining() const { return rest_.size(); }
 
  private:
   std::string_view rest_;

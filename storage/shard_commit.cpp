@@ -18,11 +18,21 @@ namespace {
 
 std::string ts(Timestamp t) { return std::to_string(t); }
 
-// Writes one ShardAppend's updates (already validated), one key per time.
+// Puts one time's encoded updates, cut into chunks (shard_codec.hpp).
+void put_chunks(ShardId shard, Timestamp time, std::string_view value, rocksdb::WriteBatch* batch,
+                rocksdb::ColumnFamilyHandle* shards) {
+  uint32_t chunk = 0;
+  for (std::string_view piece : split_batch(value)) {
+    batch->Put(shards, shard_data_key(shard, time, kAppendPart, chunk++), rocksdb::Slice(piece.data(), piece.size()));
+  }
+}
+
+// Writes one ShardAppend's updates (already validated), one key per time
+// and chunk.
 void encode_append(ShardAppend& append, rocksdb::WriteBatch* batch,
                    rocksdb::ColumnFamilyHandle* shards) {
   if (!append.encoded.empty()) {
-    batch->Put(shards, shard_data_key(append.shard, append.encoded_time, kAppendPart), append.encoded);
+    put_chunks(append.shard, append.encoded_time, append.encoded, batch, shards);
     return;
   }
   consolidate_updates(&append.updates);
@@ -33,8 +43,15 @@ void encode_append(ShardAppend& append, rocksdb::WriteBatch* batch,
     for (; i < append.updates.size() && append.updates[i].time == time; ++i) {
       append_batch_entry(&value, append.updates[i].row, append.updates[i].diff);
     }
-    batch->Put(shards, shard_data_key(append.shard, time, kAppendPart), value);
+    put_chunks(append.shard, time, value, batch, shards);
   }
+}
+
+// Bytes an append stores (for the rewrite policy).
+uint64_t stored_bytes(const ShardAppend& append) {
+  uint64_t bytes = append.encoded.size();
+  for (const Update& u : append.updates) bytes += u.row.size() + 2;
+  return bytes;
 }
 
 }  // namespace
@@ -161,6 +178,7 @@ Status ShardStore::validate(Request& request, Group& g) {
       p.exists = true;
       p.frontiers = s->frontiers;
       p.incarnation = s->incarnation;
+      p.base_time = s->base_time;
     }
     return m.emplace(id, p).first->second;
   };
@@ -184,10 +202,16 @@ Status ShardStore::validate(Request& request, Group& g) {
       p.exists = p.created = p.meta_dirty = false;
       return Status::ok();
     }
+    case Kind::kStage: {
+      PendingShard& p = view(group, request.shard);
+      if (!p.exists || p.incarnation != request.incarnation) return no_shard(request.shard);
+      return Status::ok();
+    }
     case Kind::kRewrite: {
       PendingShard& p = view(group, request.shard);
       if (!p.exists || p.incarnation != request.incarnation) return no_shard(request.shard);
-      p.meta_dirty = true;
+      p.meta_dirty = p.rewritten = true;
+      p.base_time = request.time;
       return Status::ok();
     }
     case Kind::kAdvance: {
@@ -233,6 +257,10 @@ Status ShardStore::validate(Request& request, Group& g) {
           }
         }
         p.frontiers.upper = a.new_upper;
+        if (uint64_t bytes = stored_bytes(a); bytes > 0) {
+          p.appended_bytes += bytes;
+          ++p.appended_batches;
+        }
         // An upper-only advance that need not survive a crash leaves the
         // stored record as it is (shard_types.hpp, durable_upper).
         if (a.durable_upper || !a.updates.empty() || !a.encoded.empty()) p.meta_dirty = true;
@@ -286,14 +314,27 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
                             shard_data_end(request->shard));
           batch.Delete(meta, shard_meta_key(request->shard));
           break;
-        case Request::Kind::kRewrite:
-          batch.DeleteRange(data, shard_data_bound(request->shard, 0),
-                            shard_data_bound(request->shard, request->time));
-          if (!request->rewrite_batch.empty()) {
-            batch.Put(data, shard_data_key(request->shard, request->time, kCompactedPart),
-                      request->rewrite_batch);
+        case Request::Kind::kStage:
+        case Request::Kind::kRewrite: {
+          const ShardId shard = request->shard;
+          const Timestamp since = request->time;
+          if (request->kind == Request::Kind::kRewrite) {
+            // The history below since, then the runs: the staged base (and
+            // the appends at since) stay.
+            batch.DeleteRange(data, shard_data_bound(shard, 0), shard_data_bound(shard, since));
+            batch.DeleteRange(data, shard_part_bound(shard, since, kRunPart),
+                              shard_part_bound(shard, since, kRunPart + 1));
+          } else if (request->clear_staged) {
+            batch.DeleteRange(data, shard_part_bound(shard, since, kCompactedPart),
+                              shard_part_bound(shard, since, kCompactedPart + 1));
+            batch.DeleteRange(data, shard_part_bound(shard, since, kRunPart),
+                              shard_part_bound(shard, since, kRunPart + 1));
+          }
+          for (const StagedChunk& c : request->chunks) {
+            batch.Put(data, shard_data_key(shard, since, c.part, c.chunk), c.value);
           }
           break;
+        }
         case Request::Kind::kCreate:
         case Request::Kind::kAdvance:
           break;  // metadata only, written below
@@ -303,7 +344,7 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
       if (p.exists && p.meta_dirty) {
         // p.frontiers.since was read at validation; a rewrite's since was
         // raised before it was queued, so it is never persisted too low.
-        batch.Put(meta, shard_meta_key(id), encode_shard_meta(p.frontiers));
+        batch.Put(meta, shard_meta_key(id), encode_shard_meta(ShardMeta{p.frontiers, p.base_time}));
       }
     }
     rocksdb::WriteOptions options;
@@ -326,6 +367,8 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
     for (auto& request : requests) {
       if (request->kind == Request::Kind::kRewrite && request->result.is_ok()) {
         ++stats_.compactions;
+      } else if (request->kind == Request::Kind::kStage && request->result.is_ok()) {
+        stats_.staged_chunks += request->chunks.size();
       }
     }
     for (auto& [id, p] : group.shards) {
@@ -345,9 +388,16 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
         ShardState& state = shards_[id];
         state.frontiers = p.frontiers;
         state.incarnation = p.incarnation;
+        state.base_time = p.base_time;
+        state.appended_bytes = p.appended_bytes;
+        state.appended_batches = p.appended_batches;
         continue;
       }
       ShardState& state = it->second;
+      state.base_time = p.base_time;
+      if (p.rewritten) state.appended_bytes = state.appended_batches = 0;
+      state.appended_bytes += p.appended_bytes;
+      state.appended_batches += p.appended_batches;
       if (p.frontiers.upper > state.frontiers.upper) {
         state.frontiers.upper = p.frontiers.upper;
         notify_listeners(state);

@@ -58,6 +58,12 @@ void ShardStore::compaction_loop() {
   compaction_idle_cv_.notify_all();
 }
 
+bool ShardStore::rewrite_due(const ShardState& state) const {
+  const ShardCompactionOptions& o = compaction_options_;
+  if (static_cast<double>(state.appended_bytes) < o.base_ratio * static_cast<double>(state.base_bytes)) return false;
+  return state.appended_bytes >= o.min_rewrite_bytes || state.appended_batches >= o.min_rewrite_batches;
+}
+
 void ShardStore::compact_one(std::unique_lock<std::mutex>& lock, ShardId shard) {
   ShardState* state = live_shard(shard);
   if (state == nullptr) return;
@@ -65,31 +71,25 @@ void ShardStore::compact_one(std::unique_lock<std::mutex>& lock, ShardId shard) 
   if (new_since <= state->frontiers.since) return;
   // Raise since first: from here on no read at as_of < new_since starts, so
   // the rewrite below can never be observed by an exact read it would break.
+  // It is stored with the next write of the shard's metadata (a rewrite's
+  // commit, or an append); until then a restart finds the older since, at
+  // which the history is still exact.
   state->frontiers.since = new_since;
+  if (!rewrite_due(*state)) return;
   const uint64_t incarnation = state->incarnation;
+  const Timestamp base_time = state->base_time;
   lock.unlock();
-
   // Times below new_since <= upper are sealed, and only this thread rewrites
-  // them, so the history read here is exactly what the rewrite replaces.
-  std::vector<std::pair<std::string, Diff>> rows;
-  Status read = scan_shard(durable_, shard, 0, new_since, nullptr,
-                           [&](Timestamp, std::string_view row, Diff diff) {
-                             rows.emplace_back(std::string(row), diff);
-                           });
-  if (read.is_ok()) {
-    consolidate_rows(&rows);
-    auto request = std::make_unique<Request>();
-    request->kind = Request::Kind::kRewrite;
-    request->shard = shard;
-    request->time = new_since;
-    request->incarnation = incarnation;
-    for (const auto& [row, diff] : rows) append_batch_entry(&request->rewrite_batch, row, diff);
-    // A failed rewrite (I/O error, shard dropped meanwhile) leaves the
-    // history unconsolidated, which is still exact at every time >= since;
-    // the next compaction of the shard covers it again.
-    (void)submit(std::move(request));
-  }
+  // them. A failed rewrite (I/O error, shard dropped meanwhile) leaves the
+  // history as it was, still exact at every time >= since; the next
+  // compaction of the shard covers it again.
+  uint64_t base_bytes = 0;
+  Status rewritten = rewrite_history(shard, incarnation, new_since, base_time, &base_bytes);
   lock.lock();
+  if (!rewritten.is_ok()) return;
+  if (ShardState* now = live_shard(shard); now != nullptr && now->incarnation == incarnation) {
+    now->base_bytes = base_bytes;
+  }
 }
 
 }  // namespace tandem::storage

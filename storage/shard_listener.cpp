@@ -128,7 +128,7 @@ Result<std::optional<ListenBatch>> ShardListener::next_impl(Wait wait,
   const rocksdb::Snapshot* db_snapshot = store_.durable_.db()->GetSnapshot();
   lock.unlock();
 
-  Status read = scan_shard(store_.durable_, shard_, batch.lower, batch.upper, db_snapshot,
+  Status read = scan_visible(store_.durable_, shard_, batch.lower, batch.upper, db_snapshot,
                            [&](Timestamp time, std::string_view row, Diff diff) {
                              batch.updates.push_back(Update{std::string(row), time, diff});
                            });

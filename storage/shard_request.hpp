@@ -11,6 +11,7 @@
 
 #include "common/status.hpp"
 #include "common/timestamp.hpp"
+#include "storage/shard_codec.hpp"
 #include "storage/shard_store.hpp"
 #include "storage/shard_types.hpp"
 
@@ -24,6 +25,10 @@ struct PendingShard {
   bool created = false;     // created by this group (a new ShardState)
   bool dropped = false;     // the pre-group shard is dropped by this group
   bool meta_dirty = false;  // its metadata record must be rewritten
+  Timestamp base_time = 0;
+  bool rewritten = false;         // a rewrite of this group recorded base_time
+  uint64_t appended_bytes = 0;    // by this group's appends
+  uint64_t appended_batches = 0;
 };
 
 struct ShardStore::Group {
@@ -36,16 +41,28 @@ Status no_shard(ShardId shard);
 // 57P01: the store is shutting down.
 Status shutting_down();
 
+// A chunk a compaction rewrite writes at its since (kCompactedPart for the
+// new base, kRunPart for a sorted run).
+struct StagedChunk {
+  uint8_t part = kCompactedPart;
+  uint32_t chunk = 0;
+  std::string value;
+};
+
 struct ShardStore::Request {
-  enum class Kind { kAppend, kAdvance, kCreate, kDrop, kRewrite };
+  // kStage: chunks of a rewrite in progress (invisible to readers);
+  // kRewrite: its commit (see "Compaction" in shard_store.hpp).
+  enum class Kind { kAppend, kAdvance, kCreate, kDrop, kStage, kRewrite };
   Kind kind = Kind::kAppend;
   std::vector<ShardAppend> appends;  // kAppend
-  ShardId shard = 0;                 // kCreate, kDrop, kRewrite
-  // kCreate: the initial upper; kAdvance: the new upper; kRewrite: the since
-  // below which `rewrite_batch` replaces the shard's history.
+  ShardId shard = 0;                 // kCreate, kDrop, kStage, kRewrite
+  // kCreate: the initial upper; kAdvance: the new upper; kStage, kRewrite:
+  // the since below which the rewrite replaces the shard's history.
   Timestamp time = 0;
-  uint64_t incarnation = 0;   // kRewrite: the shard it was computed for
-  std::string rewrite_batch;  // kRewrite: consolidated history, may be empty
+  uint64_t incarnation = 0;         // kStage, kRewrite: the shard's
+  std::vector<StagedChunk> chunks;  // kStage, kRewrite: chunks to put
+  // kStage: first delete what an interrupted rewrite at `time` staged.
+  bool clear_staged = false;
   Done done;
   Status result;  // set by validation, then by the write
 };

@@ -11,9 +11,30 @@
 
 namespace tandem::storage {
 
-Status scan_shard(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
-                  const rocksdb::Snapshot* snapshot,
-                  const std::function<void(Timestamp, std::string_view, Diff)>& visit) {
+Result<Timestamp> stored_base_time(const DurableStore& durable, ShardId shard, const rocksdb::Snapshot* snapshot) {
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  std::string value;
+  rocksdb::Status s = durable.db()->Get(options, durable.handle(Family::kMeta), shard_meta_key(shard), &value);
+  if (s.IsNotFound()) return kMaxTimestamp;
+  if (!s.ok()) {
+    return Status::error(sqlstate::kIoError, "reading shard " + std::to_string(shard) + ": " + s.ToString());
+  }
+  auto meta = decode_shard_meta(value);
+  if (!meta) return Status::error(sqlstate::kDataCorrupted, "malformed metadata of shard " + std::to_string(shard));
+  return meta->base_time;
+}
+
+Status scan_visible(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
+                    const rocksdb::Snapshot* snapshot,
+                    const std::function<void(Timestamp, std::string_view, Diff)>& visit) {
+  TANDEM_ASSIGN_OR_RETURN(Timestamp base_time, stored_base_time(durable, shard, snapshot));
+  return scan_shard(durable, shard, lower, upper, snapshot, base_time, visit);
+}
+
+Status scan_shard_keys(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
+                       const rocksdb::Snapshot* snapshot,
+                       const std::function<Status(const DataKey&, std::string_view)>& visit) {
   if (lower >= upper) return Status::ok();
   std::string begin = shard_data_bound(shard, lower);
   std::string end = shard_data_bound(shard, upper);
@@ -33,21 +54,30 @@ Status scan_shard(const DurableStore& durable, ShardId shard, Timestamp lower, T
                            "malformed key in shard " + std::to_string(shard));
     }
     rocksdb::Slice value = it->value();
-    BatchReader reader(std::string_view(value.data(), value.size()));
-    std::string_view row;
-    Diff diff = 0;
-    while (reader.next(&row, &diff)) visit(decoded->time, row, diff);
-    if (reader.corrupt()) {
-      return Status::error(sqlstate::kDataCorrupted,
-                           "undecodable update batch in shard " + std::to_string(shard) +
-                               " at time " + std::to_string(decoded->time));
-    }
+    TANDEM_RETURN_IF_ERROR(visit(*decoded, std::string_view(value.data(), value.size())));
   }
   if (!it->status().ok()) {
     return Status::error(sqlstate::kIoError,
                          "reading shard " + std::to_string(shard) + ": " + it->status().ToString());
   }
   return Status::ok();
+}
+
+Status scan_shard(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
+                  const rocksdb::Snapshot* snapshot, Timestamp base_time,
+                  const std::function<void(Timestamp, std::string_view, Diff)>& visit) {
+  return scan_shard_keys(durable, shard, lower, upper, snapshot, [&](const DataKey& key, std::string_view value) {
+    if (key.part == kRunPart || (key.part == kCompactedPart && key.time > base_time)) return Status::ok();
+    BatchReader reader(value);
+    std::string_view row;
+    Diff diff = 0;
+    while (reader.next(&row, &diff)) visit(key.time, row, diff);
+    if (reader.corrupt()) {
+      return Status::error(sqlstate::kDataCorrupted, "undecodable update batch in shard " + std::to_string(shard) +
+                                                         " at time " + std::to_string(key.time));
+    }
+    return Status::ok();
+  });
 }
 
 void consolidate_rows(std::vector<std::pair<std::string, Diff>>* rows) {

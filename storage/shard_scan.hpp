@@ -13,6 +13,7 @@
 #include "common/status.hpp"
 #include "common/timestamp.hpp"
 #include "storage/durable_store.hpp"
+#include "storage/shard_codec.hpp"
 #include "storage/shard_types.hpp"
 
 namespace rocksdb {
@@ -21,13 +22,33 @@ class Snapshot;
 
 namespace tandem::storage {
 
+// The shard's base_time (storage/shard_codec.hpp) as of `snapshot` (null:
+// the latest state); the largest time when the shard has no metadata there.
+// Errors: 58030, XX001.
+Result<Timestamp> stored_base_time(const DurableStore& durable, ShardId shard, const rocksdb::Snapshot* snapshot);
+
+// Calls `visit(key, value)` for every stored key of `shard` with lower <=
+// time < upper, in key order, whatever its part; a non-ok Status from
+// `visit` ends the scan and is returned. The value view is valid only during
+// the call. Errors: 58030 on a RocksDB failure, XX001 on a malformed key.
+Status scan_shard_keys(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
+                       const rocksdb::Snapshot* snapshot,
+                       const std::function<Status(const DataKey&, std::string_view)>& visit);
+
 // Calls `visit(time, row, diff)` for every stored update of `shard` with
-// lower <= time < upper, in key order (time ascending). `snapshot` may be
-// null (read the latest state). The row view is valid only during the call.
-// Errors: 58030 on a RocksDB failure, XX001 on an undecodable batch.
+// lower <= time < upper, in key order (time ascending), that a reader sees:
+// appends, and the base at times <= base_time (never compaction's runs or
+// the chunks of a rewrite not yet committed). `snapshot` may be null (read
+// the latest state); base_time must be read at the same snapshot. The row
+// view is valid only during the call. Errors: 58030 on a RocksDB failure,
+// XX001 on an undecodable batch or key.
 Status scan_shard(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
-                  const rocksdb::Snapshot* snapshot,
+                  const rocksdb::Snapshot* snapshot, Timestamp base_time,
                   const std::function<void(Timestamp, std::string_view, Diff)>& visit);
+// scan_shard at a snapshot, reading base_time from it first.
+Status scan_visible(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
+                    const rocksdb::Snapshot* snapshot,
+                    const std::function<void(Timestamp, std::string_view, Diff)>& visit);
 
 // Sorts by row, sums the diffs of equal rows and drops zero sums.
 void consolidate_rows(std::vector<std::pair<std::string, Diff>>* rows);

@@ -28,10 +28,13 @@ std::string ts(Timestamp t) { return std::to_string(t); }
 
 }  // namespace
 
-ShardStore::ShardStore(DurableStore& durable) : durable_(durable) {}
+ShardStore::ShardStore(DurableStore& durable, ShardCompactionOptions options)
+    : durable_(durable), compaction_options_(options) {}
 
-Result<std::unique_ptr<ShardStore>> ShardStore::open(DurableStore& durable) {
-  std::unique_ptr<ShardStore> store(new ShardStore(durable));
+Result<std::unique_ptr<ShardStore>> ShardStore::open(DurableStore& durable, ShardCompactionOptions compaction) {
+  compaction.fan_in = std::max<size_t>(2, compaction.fan_in);
+  compaction.chunk_bytes = std::max<size_t>(1, compaction.chunk_bytes);
+  std::unique_ptr<ShardStore> store(new ShardStore(durable, compaction));
   std::string begin(kShardMetaPrefix);
   std::string end = begin;
   end.back() = static_cast<char>(end.back() + 1);
@@ -42,14 +45,15 @@ Result<std::unique_ptr<ShardStore>> ShardStore::open(DurableStore& durable) {
       durable.db()->NewIterator(options, durable.handle(Family::kMeta)));
   for (it->Seek(begin); it->Valid(); it->Next()) {
     auto shard = decode_shard_meta_key(std::string_view(it->key().data(), it->key().size()));
-    auto frontiers = decode_shard_meta(std::string_view(it->value().data(), it->value().size()));
-    if (!shard || !frontiers) {
+    auto meta = decode_shard_meta(std::string_view(it->value().data(), it->value().size()));
+    if (!shard || !meta) {
       return Status::error(sqlstate::kDataCorrupted,
                            "malformed shard metadata key " + it->key().ToString(true));
     }
     ShardState& state = store->shards_[*shard];
-    state.frontiers = *frontiers;
-    state.since_target = frontiers->since;
+    state.frontiers = meta->frontiers;
+    state.base_time = meta->base_time;
+    state.since_target = meta->frontiers.since;
     state.incarnation = store->next_incarnation_++;
   }
   if (!it->status().ok()) {
@@ -127,6 +131,41 @@ ShardStoreStats ShardStore::stats() const {
   return stats_;
 }
 
+Result<ShardStorage> ShardStore::storage_stats(ShardId shard) const {
+  ShardStorage out;
+  const rocksdb::Snapshot* db_snapshot = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const ShardState* state = live_shard(shard);
+    if (state == nullptr) return no_shard(shard);
+    out.frontiers = state->frontiers;
+    db_snapshot = durable_.db()->GetSnapshot();
+  }
+  Result<Timestamp> base_time = stored_base_time(durable_, shard, db_snapshot);
+  Status s = base_time.status();
+  if (base_time.ok()) {
+    out.base_time = *base_time;
+    // Counted per key, not per update: the values are only measured.
+    std::string begin = shard_data_bound(shard, 0);
+    std::string end = shard_data_end(shard);
+    rocksdb::Slice end_slice(end);
+    rocksdb::ReadOptions options;
+    options.snapshot = db_snapshot;
+    options.iterate_upper_bound = &end_slice;
+    std::unique_ptr<rocksdb::Iterator> it(durable_.db()->NewIterator(options, durable_.handle(Family::kShards)));
+    for (it->Seek(begin); it->Valid(); it->Next()) {
+      auto key = decode_shard_data_key(std::string_view(it->key().data(), it->key().size()));
+      if (!key || key->part == kRunPart || (key->part == kCompactedPart && key->time > out.base_time)) continue;
+      ++out.stored_batches;
+      out.stored_bytes += it->value().size();
+    }
+    if (!it->status().ok()) s = Status::error(sqlstate::kIoError, "reading shard " + std::to_string(shard));
+  }
+  durable_.db()->ReleaseSnapshot(db_snapshot);
+  if (!s.is_ok()) return s;
+  return out;
+}
+
 Result<std::vector<std::pair<std::string, Diff>>> ShardStore::snapshot(ShardId shard,
                                                                       Timestamp as_of) const {
   std::vector<std::pair<std::string, Diff>> rows;
@@ -161,7 +200,7 @@ Status ShardStore::scan_history(ShardId shard, Timestamp as_of, Timestamp until,
     // Taken under the mutex: see "Ordering rules" in the header.
     db_snapshot = durable_.db()->GetSnapshot();
   }
-  Status s = scan_shard(durable_, shard, 0, until, db_snapshot, [&](Timestamp time, std::string_view row, Diff diff) {
+  Status s = scan_visible(durable_, shard, 0, until, db_snapshot, [&](Timestamp time, std::string_view row, Diff diff) {
     visit(std::max(time, as_of), row, diff);
   });
   durable_.db()->ReleaseSnapshot(db_snapshot);

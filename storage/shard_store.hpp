@@ -38,10 +38,29 @@
 //
 // Compaction: compact() only records a target. A background compaction
 // thread (woken by a condition variable) advances since to
-// min(target, upper, every live listener's as_of), rewrites all updates
-// below the new since as one consolidated batch at time since (zero sums
-// dropped, see storage/shard_codec.hpp), and commits that rewrite through
-// the committer like any write.
+// min(target, upper, every live listener's as_of). Raising since alone
+// changes no stored byte: a read at as_of >= since sums every update at
+// times <= as_of whether or not it was consolidated. The *rewrite* that
+// reclaims space runs only when it pays (ShardCompactionOptions): when the
+// bytes appended since the last rewrite reach the size of the base it
+// wrote, so each byte is rewritten a bounded number of times, as in a
+// spine's geometric merging. A rewrite streams, in bounded memory:
+//  1. the updates below since (appends, unsorted) are cut into runs of at
+//     most run_bytes, each sorted and consolidated in memory and, when there
+//     is more than one, staged as kRunPart chunks at time since;
+//  2. runs are merged fan_in at a time into longer runs until few remain;
+//  3. the last merge joins the remaining runs with the current base (sorted
+//     already) and stages the consolidated output as kCompactedPart chunks
+//     at time since;
+//  4. one final request deletes everything below since and the runs, and
+//     records base_time = since in the shard's metadata.
+// Each step is a request through the committer (so a concurrent drop wins
+// cleanly). Readers ignore kRunPart keys and kCompactedPart keys at times
+// above the base_time they read from the same RocksDB snapshot as the data,
+// so until step 4 commits they see the old history, after it the new base:
+// never both, never neither. A crash before step 4 leaves only invisible
+// staged keys, which the next rewrite clears (a rewrite at the same since
+// deletes them first; a later one deletes everything below its since).
 //
 // Threading: every public method is thread-safe. append(), create_shard(),
 // drop_shard(), advance_uppers() block until their group is durable;
@@ -80,6 +99,7 @@
 #include "common/status.hpp"
 #include "common/timestamp.hpp"
 #include "storage/durable_store.hpp"
+#include "storage/shard_codec.hpp"
 #include "storage/shard_types.hpp"
 
 namespace tandem::storage {
@@ -90,6 +110,31 @@ struct ShardStoreStats {
   uint64_t write_batches = 0;  // RocksDB writes (one fsync each when syncing)
   uint64_t requests = 0;       // requests committed or rejected
   uint64_t compactions = 0;    // history rewrites committed
+  uint64_t staged_chunks = 0;  // chunks rewrites wrote before their commit
+  // The most bytes of updates one rewrite held in memory at once (its run
+  // buffer, the chunk each merged cursor is on, the output chunk).
+  uint64_t rewrite_peak_bytes = 0;
+};
+
+// When and how compaction rewrites a shard's history (see "Compaction").
+struct ShardCompactionOptions {
+  size_t chunk_bytes = kMaxChunkBytes;  // a staged chunk's size (about)
+  size_t run_bytes = size_t{8} << 20;   // updates sorted in memory per run
+  size_t fan_in = 8;                    // runs merged at once (>= 2)
+  // A rewrite waits until the bytes appended since the last one reach
+  // base_ratio times the base's size, and either minimum (0, 0 and 0:
+  // rewrite whenever since moves).
+  double base_ratio = 1.0;
+  size_t min_rewrite_bytes = size_t{256} << 10;
+  size_t min_rewrite_batches = 64;
+};
+
+// What a shard keeps in RocksDB (ShardStore::storage_stats).
+struct ShardStorage {
+  ShardFrontiers frontiers;
+  Timestamp base_time = 0;
+  uint64_t stored_batches = 0;  // keys (chunks) a reader would visit
+  uint64_t stored_bytes = 0;    // their value bytes
 };
 
 class ShardStore {
@@ -100,7 +145,7 @@ class ShardStore {
 
   // Loads shard metadata from `durable` and starts the committer and
   // compaction threads. `durable` must outlive the returned store.
-  static Result<std::unique_ptr<ShardStore>> open(DurableStore& durable);
+  static Result<std::unique_ptr<ShardStore>> open(DurableStore& durable, ShardCompactionOptions options = {});
   // Completes queued requests, stops both threads and wakes blocked
   // listeners (their next() returns 57P01).
   ~ShardStore();
@@ -198,6 +243,9 @@ class ShardStore {
   void wait_for_compaction();
 
   ShardStoreStats stats() const;
+  // Counts the chunks a reader of the shard would visit (a scan of its
+  // keys and values, at one snapshot).
+  Result<ShardStorage> storage_stats(ShardId shard) const;
 
  private:
   friend class ShardListener;
@@ -208,9 +256,15 @@ class ShardStore {
     uint64_t incarnation = 0;  // tells a re-created shard from its old self
     bool dropping = false;     // a drop is being committed: reads fail
     std::set<ShardListener*> listeners;
+    Timestamp base_time = 0;  // as stored (shard_codec.hpp)
+    // Since the last rewrite (or open): what appends added; and the size of
+    // the base that rewrite wrote (0 when unknown).
+    uint64_t appended_bytes = 0;
+    uint64_t appended_batches = 0;
+    uint64_t base_bytes = 0;
   };
 
-  explicit ShardStore(DurableStore& durable);
+  ShardStore(DurableStore& durable, ShardCompactionOptions options);
 
   void enqueue(std::unique_ptr<Request> request);
   Status submit(std::unique_ptr<Request> request);  // enqueue and wait
@@ -224,6 +278,13 @@ class ShardStore {
   Status validate(Request& request, Group& group);
   void compaction_loop();
   void compact_one(std::unique_lock<std::mutex>& lock, ShardId shard);
+  // REQUIRES mutex_ held. Whether the history below since is worth rewriting.
+  bool rewrite_due(const ShardState& state) const;
+  // The streaming rewrite of the history below `since` (shard_rewrite.cpp),
+  // on the compaction thread without mutex_; `base_bytes` gets the new
+  // base's size.
+  Status rewrite_history(ShardId shard, uint64_t incarnation, Timestamp since, Timestamp base_time,
+                         uint64_t* base_bytes);
 
   // REQUIRES mutex_ held. The live (not dropping) state of a shard, or null.
   const ShardState* live_shard(ShardId shard) const;
@@ -237,6 +298,7 @@ class ShardStore {
   void notify_listeners(const ShardState& state);
 
   DurableStore& durable_;
+  const ShardCompactionOptions compaction_options_;
 
   mutable std::mutex mutex_;
   std::map<ShardId, ShardState> shards_;

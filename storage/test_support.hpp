@@ -64,8 +64,17 @@ inline Contents model_at(const std::vector<Update>& history, Timestamp as_of) {
   return out;
 }
 
-inline std::unique_ptr<ShardStore> open_shards(DurableStore& durable) {
-  auto store = ShardStore::open(durable);
+// Compaction that rewrites the history whenever since moves.
+inline ShardCompactionOptions eager_compaction() {
+  ShardCompactionOptions options;
+  options.base_ratio = 0;
+  options.min_rewrite_bytes = 0;
+  options.min_rewrite_batches = 0;
+  return options;
+}
+
+inline std::unique_ptr<ShardStore> open_shards(DurableStore& durable, ShardCompactionOptions options = eager_compaction()) {
+  auto store = ShardStore::open(durable, options);
   REQUIRE(store.ok());
   return std::move(*store);
 }
