@@ -19,22 +19,21 @@ namespace {
 std::string ts(Timestamp t) { return std::to_string(t); }
 
 // Puts one time's encoded updates, cut into chunks (shard_codec.hpp).
-void put_chunks(ShardId shard, Timestamp time, std::string_view value, rocksdb::WriteBatch* batch,
-                rocksdb::ColumnFamilyHandle* shards) {
+size_t put_chunks(ShardId shard, Timestamp time, std::string_view value, rocksdb::WriteBatch* batch,
+                  rocksdb::ColumnFamilyHandle* shards) {
   uint32_t chunk = 0;
   for (std::string_view piece : split_batch(value)) {
     batch->Put(shards, shard_data_key(shard, time, kAppendPart, chunk++), rocksdb::Slice(piece.data(), piece.size()));
   }
+  return value.size();
 }
 
 // Writes one ShardAppend's updates (already validated), one key per time
-// and chunk.
-void encode_append(ShardAppend& append, rocksdb::WriteBatch* batch,
-                   rocksdb::ColumnFamilyHandle* shards) {
-  if (!append.encoded.empty()) {
-    put_chunks(append.shard, append.encoded_time, append.encoded, batch, shards);
-    return;
-  }
+// and chunk; returns the bytes stored.
+size_t encode_append(ShardAppend& append, rocksdb::WriteBatch* batch,
+                     rocksdb::ColumnFamilyHandle* shards) {
+  if (!append.encoded.empty()) return put_chunks(append.shard, append.encoded_time, append.encoded, batch, shards);
+  size_t bytes = 0;
   consolidate_updates(&append.updates);
   std::string value;
   for (size_t i = 0; i < append.updates.size();) {
@@ -43,14 +42,8 @@ void encode_append(ShardAppend& append, rocksdb::WriteBatch* batch,
     for (; i < append.updates.size() && append.updates[i].time == time; ++i) {
       append_batch_entry(&value, append.updates[i].row, append.updates[i].diff);
     }
-    put_chunks(append.shard, time, value, batch, shards);
+    bytes += put_chunks(append.shard, time, value, batch, shards);
   }
-}
-
-// Bytes an append stores (for the rewrite policy).
-uint64_t stored_bytes(const ShardAppend& append) {
-  uint64_t bytes = append.encoded.size();
-  for (const Update& u : append.updates) bytes += u.row.size() + 2;
   return bytes;
 }
 
@@ -210,8 +203,10 @@ Status ShardStore::validate(Request& request, Group& g) {
     case Kind::kRewrite: {
       PendingShard& p = view(group, request.shard);
       if (!p.exists || p.incarnation != request.incarnation) return no_shard(request.shard);
-      p.meta_dirty = p.rewritten = true;
+      p.meta_dirty = true;
       p.base_time = request.time;
+      p.rewritten_bytes += request.folded_bytes;
+      p.rewritten_batches += request.folded_batches;
       return Status::ok();
     }
     case Kind::kAdvance: {
@@ -257,10 +252,6 @@ Status ShardStore::validate(Request& request, Group& g) {
           }
         }
         p.frontiers.upper = a.new_upper;
-        if (uint64_t bytes = stored_bytes(a); bytes > 0) {
-          p.appended_bytes += bytes;
-          ++p.appended_batches;
-        }
         // An upper-only advance that need not survive a crash leaves the
         // stored record as it is (shard_types.hpp, durable_upper).
         if (a.durable_upper || !a.updates.empty() || !a.encoded.empty()) p.meta_dirty = true;
@@ -307,7 +298,13 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
       if (!request->result.is_ok()) continue;
       switch (request->kind) {
         case Request::Kind::kAppend:
-          for (ShardAppend& a : request->appends) encode_append(a, &batch, data);
+          for (ShardAppend& a : request->appends) {
+            if (size_t bytes = encode_append(a, &batch, data); bytes > 0) {
+              PendingShard& p = group.shards[a.shard];
+              p.appended_bytes += bytes;
+              ++p.appended_batches;
+            }
+          }
           break;
         case Request::Kind::kDrop:
           batch.DeleteRange(data, shard_data_bound(request->shard, 0),
@@ -395,9 +392,10 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
       }
       ShardState& state = it->second;
       state.base_time = p.base_time;
-      if (p.rewritten) state.appended_bytes = state.appended_batches = 0;
       state.appended_bytes += p.appended_bytes;
       state.appended_batches += p.appended_batches;
+      state.appended_bytes -= std::min(state.appended_bytes, p.rewritten_bytes);
+      state.appended_batches -= std::min(state.appended_batches, p.rewritten_batches);
       if (p.frontiers.upper > state.frontiers.upper) {
         state.frontiers.upper = p.frontiers.upper;
         notify_listeners(state);

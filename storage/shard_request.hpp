@@ -26,9 +26,10 @@ struct PendingShard {
   bool dropped = false;     // the pre-group shard is dropped by this group
   bool meta_dirty = false;  // its metadata record must be rewritten
   Timestamp base_time = 0;
-  bool rewritten = false;         // a rewrite of this group recorded base_time
   uint64_t appended_bytes = 0;    // by this group's appends
   uint64_t appended_batches = 0;
+  uint64_t rewritten_bytes = 0;   // appended history this group's rewrite folded
+  uint64_t rewritten_batches = 0;
 };
 
 struct ShardStore::Group {
@@ -63,6 +64,10 @@ struct ShardStore::Request {
   std::vector<StagedChunk> chunks;  // kStage, kRewrite: chunks to put
   // kStage: first delete what an interrupted rewrite at `time` staged.
   bool clear_staged = false;
+  // kRewrite: the appended bytes and batches below `time` it folds into the
+  // base (the rewrite policy's counters drop by them).
+  uint64_t folded_bytes = 0;
+  uint64_t folded_batches = 0;
   Done done;
   Status result;  // set by validation, then by the write
 };

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include <rocksdb/db.h>
 #include <rocksdb/iterator.h>
@@ -207,21 +208,16 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
   const ShardCompactionOptions& o = compaction_options_;
   Meter meter;
   bool cleared = false;
-  auto request = [&](Request::Kind kind, std::vector<StagedChunk> chunks) {
+  auto stage = [&](uint8_t part, uint32_t chunk, std::string value) {
     auto r = std::make_unique<Request>();
-    r->kind = kind;
+    r->kind = Request::Kind::kStage;
     r->shard = shard;
     r->time = since;
     r->incarnation = incarnation;
-    r->chunks = std::move(chunks);
-    r->clear_staged = kind == Request::Kind::kStage && !cleared;
+    r->chunks.push_back(StagedChunk{part, chunk, std::move(value)});
+    r->clear_staged = !cleared;
     cleared = true;
     return submit(std::move(r));
-  };
-  auto stage = [&](uint8_t part, uint32_t chunk, std::string value) {
-    std::vector<StagedChunk> chunks;
-    chunks.push_back(StagedChunk{part, chunk, std::move(value)});
-    return request(Request::Kind::kStage, std::move(chunks));
   };
   SnapshotHold hold{durable_, durable_.db()->GetSnapshot()};
 
@@ -256,6 +252,9 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
     return s;
   };
   bool has_base = false;
+  uint64_t folded_bytes = 0;
+  uint64_t folded_batches = 0;
+  std::optional<Timestamp> last_time;
   TANDEM_RETURN_IF_ERROR(
       scan_shard_keys(durable_, shard, 0, since, hold.snapshot, [&](const DataKey& key, std::string_view value) {
         if (key.part == kRunPart || (key.part == kCompactedPart && key.time > base_time)) {
@@ -265,6 +264,9 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
           has_base = true;  // merged as it is, below
           return Status::ok();
         }
+        folded_bytes += value.size();
+        if (last_time != key.time) ++folded_batches;
+        last_time = key.time;
         BatchReader reader(value);
         std::string_view row;
         Diff diff = 0;
@@ -318,7 +320,15 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
     std::lock_guard<std::mutex> lock(mutex_);
     stats_.rewrite_peak_bytes = std::max(stats_.rewrite_peak_bytes, meter.peak);
   }
-  return request(Request::Kind::kRewrite, std::move(last));
+  auto commit = std::make_unique<Request>();
+  commit->kind = Request::Kind::kRewrite;
+  commit->shard = shard;
+  commit->time = since;
+  commit->incarnation = incarnation;
+  commit->chunks = std::move(last);
+  commit->folded_bytes = folded_bytes;
+  commit->folded_batches = folded_batches;
+  return submit(std::move(commit));
 }
 
 }  // namespace tandem::storage

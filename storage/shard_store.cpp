@@ -142,7 +142,7 @@ Result<ShardStorage> ShardStore::storage_stats(ShardId shard) const {
     db_snapshot = durable_.db()->GetSnapshot();
   }
   Result<Timestamp> base_time = stored_base_time(durable_, shard, db_snapshot);
-  Status s = base_time.status();
+  Status s = base_time.ok() ? Status::ok() : base_time.status();
   if (base_time.ok()) {
     out.base_time = *base_time;
     // Counted per key, not per update: the values are only measured.

@@ -498,7 +498,7 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     Timestamp mz_now = determined->timestamp;
     if (session.transaction() == TransactionState::kInBlock && !session.transaction_ts() &&
         timing->when.kind == planner::QueryWhen::Kind::kImmediately) {
-      session.set_transaction_ts(mz_now);
+      session.set_transaction_ts(mz_now, transaction_hold(mz_now));
     }
     if (!statement.plan->may_block) co_return execute_constant(statement, params, cancel, mz_now);
     // Off the I/O thread while it may wait.

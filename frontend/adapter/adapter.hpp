@@ -119,7 +119,13 @@ class Adapter {
     std::optional<int64_t> inline_budget;
     // enable_compute_index_peek_offload, likewise.
     std::optional<bool> offload;
+    // A peek dataflow's hold on the tables' history, taken before its
+    // timestamp was chosen and kept until it is answered (its inputs exist).
+    CollectionFrontiers::TableHold table_hold;
   };
+  // A hold keeping every table readable at `ts` for the rest of an explicit
+  // transaction (Session::set_transaction_ts).
+  std::shared_ptr<const void> transaction_hold(Timestamp ts) const;
   Result<TimedPlan> plan_timed(const catalog::SearchPath& path, const std::string& cluster, const sql::Query& query,
                                std::vector<ColumnType> param_types, const Row& params, const ReadTiming& timing);
   // The timestamp a read of `inputs` picks (planner/timestamp_selection.hpp).

@@ -73,6 +73,10 @@ bool picks_transaction_ts(const Session& session, const ReadTiming& timing) {
 
 }  // namespace
 
+std::shared_ptr<const void> Adapter::transaction_hold(Timestamp ts) const {
+  return std::make_shared<CollectionFrontiers::TableHold>(coordinator_->frontiers().hold_tables_at(ts));
+}
+
 Result<Adapter::ReadTiming> Adapter::read_timing(const Session& session, const std::optional<sql::AsOf>& as_of) const {
   ReadTiming timing;
   timing.isolation = planner::isolation_from_name(session.isolation());
@@ -120,6 +124,10 @@ Result<Adapter::TimedPlan> Adapter::plan_timed(const catalog::SearchPath& path, 
   TANDEM_ASSIGN_OR_RETURN(out.plan, planner::plan_read(query, reader, types, datums, ctx));
 
   out.inputs = inputs_of(out.plan);
+  // Before the frontiers are read: the since they give then stays readable.
+  if (std::holds_alternative<planner::PeekDataflow>(out.plan.plan)) {
+    out.table_hold = coordinator_->frontiers().hold_tables();
+  }
   TANDEM_ASSIGN_OR_RETURN(out.determination, determine_timestamp(out.inputs, timing, oracle));
   const Timestamp ts = out.determination.timestamp;
   if (ts != guess && out.plan.uses_mz_now) {
@@ -274,7 +282,9 @@ awaitable<Result<ExecResult>> Adapter::read_result(Session& session, const Prepa
   if (!peeked->ok()) co_return peeked->status();
   PeekedRows& read = **peeked;
   // The first read of an explicit transaction fixes the timestamp of the rest.
-  if (picks_transaction_ts(session, *timing)) session.set_transaction_ts(read.timestamp);
+  if (picks_transaction_ts(session, *timing)) {
+    session.set_transaction_ts(read.timestamp, transaction_hold(read.timestamp));
+  }
   // max_result_size bounds what one read may return.
   int64_t limit = cached ? cached->max_result_size
                          : catalog_->snapshot()->system_vars().get_bytes(catalog::kMaxResultSize);

@@ -85,7 +85,9 @@ awaitable<Result<ExecResult>> Adapter::start_subscribe(Session& session, const P
   compute::DataflowDescription desc = std::move(*planned);
 
   // The as_of is chosen like a read's timestamp (AS OF, the inputs' since,
-  // the oracle under strict serializable).
+  // the oracle under strict serializable), under a hold on the tables'
+  // history kept until the dataflow is installed.
+  CollectionFrontiers::TableHold table_hold = coord->frontiers().hold_tables();
   std::vector<planner::TimestampInput> frontiers;
   for (const auto& i : desc.index_imports) {
     if (auto f = coord->frontiers().get(i.index_id)) frontiers.push_back({i.index_id, f->since, f->upper});
@@ -124,7 +126,7 @@ awaitable<Result<ExecResult>> Adapter::start_subscribe(Session& session, const P
   if (!sink->start()) co_return r;  // UP TO = AS OF: complete, nothing to run
   auto executor = coord->executor();
   const uint64_t cluster_id = cluster_key((*cluster)->id);
-  asio::post(executor, [coord, cluster_id, sink_id, sink, channel, desc = std::move(desc)]() mutable {
+  asio::post(executor, [coord, cluster_id, sink_id, sink, channel, desc = std::move(desc), table_hold]() mutable {
     Status installed = coord->create_subscribe(sink_id, cluster_id, std::move(desc),
                                                [sink](compute::SinkBatch b) { return sink->deliver(std::move(b)); });
     if (!installed.is_ok()) channel->finish(installed);

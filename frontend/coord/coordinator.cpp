@@ -49,6 +49,7 @@ void Coordinator::schedule_upper_tick() {
   ticker_->async_wait([this](const boost::system::error_code& ec) {
     if (ec || stopping_) return;
     advance_all();
+    compact_shards();
     process_metrics_.sample();
     schedule_upper_tick();
   });
@@ -106,14 +107,22 @@ Status Coordinator::ensure_table_inputs(uint64_t cluster, const compute::Dataflo
     auto it = tables_.find(source.id);
     if (it == tables_.end() || it->second.inputs.count(cluster) != 0) continue;
     Table& table = it->second;
+    // Shards are compacted up to the table read frontier at most.
+    const Timestamp start = std::max(table.opened_at, frontiers_.table_since());
+    if (desc.as_of < start) {
+      return Status::error(sqlstate::kSnapshotTooOld, "table " + std::to_string(source.id) +
+                                                          " is compacted past the read's timestamp " +
+                                                          std::to_string(desc.as_of))
+          .with_detail("it can be read from " + std::to_string(start) + " on");
+    }
     auto input = runtime->second->create_input(source.id);
     // A write committed but not yet fed (a time at or past fed_upper_)
     // reaches the input with the next feed, like every other input.
     std::optional<compute::SnapshotLoader> loader;
-    loader.emplace(input->load_snapshot(table.opened_at));
+    loader.emplace(input->load_snapshot(start));
     Status scanned = shards_->scan_history(
-        table.shard, table.opened_at, fed_upper_, [&](Timestamp time, std::string_view row, Diff diff) {
-          if (time == table.opened_at) {
+        table.shard, start, fed_upper_, [&](Timestamp time, std::string_view row, Diff diff) {
+          if (time == start) {
             loader->push(RowRef(row), diff);
             return;
           }
@@ -133,6 +142,19 @@ Status Coordinator::ensure_table_inputs(uint64_t cluster, const compute::Dataflo
     table.inputs.emplace(cluster, std::move(input));
   }
   return Status::ok();
+}
+
+void Coordinator::compact_shards() {
+  const Timestamp now = std::min(oracle_->read_ts(), fed_upper_ - 1);
+  const auto lag = static_cast<Timestamp>(options_.compaction_lag.count());
+  if (now <= lag) return;
+  const Timestamp since = frontiers_.advance_table_since(now - lag);
+  // compact() only records the target: the rewrite runs on storage's
+  // compaction thread. A dropped shard's error is of no interest here.
+  for (const auto& [id, table] : tables_) (void)shards_->compact(table.shard, since);
+  for (const auto& [id, view] : mvs_) {
+    if (view.upper > 0) (void)shards_->compact(view.shard, view.upper - 1);
+  }
 }
 
 Status Coordinator::add_cluster(uint64_t cluster, ClusterCompute compute) {

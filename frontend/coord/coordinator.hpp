@@ -69,6 +69,10 @@ struct CoordinatorOptions {
   ClusterCompute default_compute;
   uint64_t default_cluster = 0;
   std::chrono::milliseconds upper_interval{1000};
+  // How far the table read frontier (every table shard's since) trails the
+  // read timestamp when no read holds it back (Materialize's default lag
+  // for tables); it advances with the upper tick.
+  std::chrono::milliseconds compaction_lag{1000};
 };
 
 // A unique constraint the coordinator enforces on writes: the key columns
@@ -243,6 +247,11 @@ class Coordinator {
                          bool ack_on_commit);
   // Moves every table's upper (and compute frontier) to a new timestamp.
   void advance_all();
+  // Advances the table read frontier to the read timestamp less the lag
+  // (as far as holds allow) and asks storage to compact every table shard
+  // to it, and every materialized view's shard to its last sealed time
+  // (only boot reads it, at that time). Coordinator thread, with the tick.
+  void compact_shards();
 
   // The compute feed. Commits (writes and upper ticks) queue their feed in
   // commit order, from whichever thread committed them (commit callbacks
@@ -308,10 +317,11 @@ class Coordinator {
   Status load_snapshot(storage::ShardId shard, Timestamp as_of,
                        const std::vector<compute::InputHandle*>& inputs, Table* keyed);
   // Gives `cluster` an input for every table `desc` imports that it has none
-  // for yet, holding what it would hold had it been created with the table:
-  // the contents at opened_at, then every update fed to compute since (times
-  // below fed_upper_) at its own time, streamed from the shard. Coordinator
-  // thread, before the dataflow is sent.
+  // for yet, holding what it can still read from the shard: the contents at
+  // max(opened_at, the table read frontier), then every update fed to
+  // compute since (times below fed_upper_) at its own time, streamed from
+  // the shard. 72000 if desc.as_of is below that start (a read that took no
+  // TableHold). Coordinator thread, before the dataflow is sent.
   Status ensure_table_inputs(uint64_t cluster, const compute::DataflowDescription& desc);
   struct MaterializedView {
     storage::ShardId shard = 0;

@@ -45,6 +45,7 @@ class Session {
     transaction_ = t;
     if (t == TransactionState::kIdle) {
       transaction_ts_.reset();
+      transaction_hold_.reset();
       transaction_isolation_.reset();
       cursors_.clear();
     }
@@ -53,7 +54,12 @@ class Session {
   // The timestamp all reads of the current explicit transaction share (the
   // first read's), and the isolation level BEGIN / SET TRANSACTION chose.
   const std::optional<Timestamp>& transaction_ts() const { return transaction_ts_; }
-  void set_transaction_ts(Timestamp ts) { transaction_ts_ = ts; }
+  // `hold` (a coordinator read hold, opaque here) keeps the tables readable
+  // at `ts` until the transaction ends.
+  void set_transaction_ts(Timestamp ts, std::shared_ptr<const void> hold = nullptr) {
+    transaction_ts_ = ts;
+    transaction_hold_ = std::move(hold);
+  }
   void set_transaction_isolation(std::string level) { transaction_isolation_ = std::move(level); }
   // The level the current statement runs at: the transaction's, else the
   // transaction_isolation variable's.
@@ -79,6 +85,7 @@ class Session {
   SessionVars vars_;
   TransactionState transaction_ = TransactionState::kIdle;
   std::optional<Timestamp> transaction_ts_;
+  std::shared_ptr<const void> transaction_hold_;
   std::optional<std::string> transaction_isolation_;
   std::map<std::string, std::shared_ptr<const PreparedStatement>, std::less<>> statements_;
   std::map<std::string, Portal, std::less<>> portals_;
