@@ -1,8 +1,8 @@
 // tandemd: the tandem server. Parses the command line, opens the data
 // directory, serves PostgreSQL-wire clients until SIGINT/SIGTERM, then stops
-// accepting, cancels running statements, closes storage and exits 0.
+// accepting, cancels running statements, closes storage and exits 0. On
+// SIGUSR1 it logs where its memory is (process_memory.hpp).
 
-#include <malloc.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -20,6 +20,7 @@
 
 #include "compute/arrangement/memory_budget.hpp"
 #include "frontend/adapter/adapter.hpp"
+#include "frontend/server/process_memory.hpp"
 #include "frontend/server/server.hpp"
 #include "storage/durable_store.hpp"
 #include "storage/rocks_spill_store.hpp"
@@ -91,19 +92,6 @@ std::uint64_t half_of_physical_memory() {
   return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE) / 2;
 }
 
-// glibc gives each thread that contends for malloc an arena of its own (up
-// to 8 per CPU) and returns an arena's freed memory to the kernel only from
-// its top, so transient buffers freed on the many io, worker and storage
-// threads stayed resident: 336 MB against 178 MB with two arenas for the
-// same load (bench/README.md, "Peak resident set during hydration"). One
-// arena per CPU keeps allocation uncontended on that many concurrent
-// threads. MALLOC_ARENA_MAX in the environment still wins.
-void limit_malloc_arenas() {
-  if (std::getenv("MALLOC_ARENA_MAX") != nullptr) return;
-  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  mallopt(M_ARENA_MAX, static_cast<int>(std::max(2L, cpus)));
-}
-
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "tandemd: %s\n\n%s", message.c_str(), kUsage);
   return 2;
@@ -112,7 +100,7 @@ int usage_error(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  limit_malloc_arenas();  // before any thread starts
+  tandem::frontend::tune_malloc();  // before any thread starts
   tandem::frontend::ServerOptions options;
   tandem::frontend::BootOptions boot;
   int64_t wall_clock_offset_ms = 0;
@@ -200,11 +188,13 @@ int main(int argc, char** argv) {
     tandem::storage::TimestampOracle::set_system_wall_clock_offset(wall_clock_offset_ms);
   }
 
-  // Block the stop signals in every thread; one thread waits for them.
+  // Block the stop signals (and SIGUSR1, a request for a memory report) in
+  // every thread; one thread waits for them.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGUSR1);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
@@ -235,7 +225,9 @@ int main(int argc, char** argv) {
 
   std::thread signal_waiter([&] {
     int sig = 0;
-    sigwait(&stop_signals, &sig);
+    while (sigwait(&stop_signals, &sig) == 0 && sig == SIGUSR1) {
+      spdlog::info("{}", tandem::frontend::memory_report(**store, budget.get()));
+    }
     if (sig == SIGINT || sig == SIGTERM) spdlog::info("received {}", sig == SIGINT ? "SIGINT" : "SIGTERM");
     server.stop();
   });
