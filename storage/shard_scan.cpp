@@ -44,6 +44,9 @@ Status scan_shard_keys(const DurableStore& durable, ShardId shard, Timestamp low
   options.snapshot = snapshot;
   options.iterate_lower_bound = &begin_slice;
   options.iterate_upper_bound = &end_slice;
+  // A scan reads each stored batch once: caching its blocks would only
+  // evict others (and a block of a large batch is as large as the batch).
+  options.fill_cache = false;
   std::unique_ptr<rocksdb::Iterator> it(
       durable.db()->NewIterator(options, durable.handle(Family::kShards)));
   for (it->Seek(begin_slice); it->Valid(); it->Next()) {

@@ -187,6 +187,7 @@ void Batcher::push(std::string_view key, std::string_view val, Timestamp time, D
     const std::uint64_t run = run_bytes();
     if (run != 0 && buffer_bytes() >= run) cut_run();
     next_check_ = buffer_bytes() + SpilledBatchStorage::kBlockBytes;
+    if (run != 0) count_held();
   }
 }
 
@@ -199,7 +200,10 @@ Timestamp Batcher::least_buffered_time() const {
 BatchPtr Batcher::build(std::vector<Record>::iterator begin, std::vector<Record>::iterator end,
                         Description description) const {
   const char* arena = arena_.data();
+  BuildingCount scratch;  // sort_records' scratch copy of the records
+  if (run_bytes() != 0) scratch.set(static_cast<std::uint64_t>(end - begin) * sizeof(Record));
   sort_records(arena, begin, end);
+  scratch.set(0);
 
   BatchBuilder builder;
   const std::uint64_t ready = end - begin;
@@ -276,6 +280,10 @@ BatchPtr Batcher::seal(Timestamp upper, Timestamp since) {
   if (!runs_.empty()) {
     const bool split = runs_greatest_time_ >= upper;
     cut_run();
+    // Nothing is buffered now: free the run-sized buffer.
+    std::vector<Record>().swap(records_);
+    std::string().swap(arena_);
+    held_.set(0);
     BatchPtr merged = merge_runs(since);
     lower_ = upper;
     if (!split) return merged->with_description(description);
@@ -317,6 +325,7 @@ BatchPtr Batcher::seal(Timestamp upper, Timestamp since) {
   arena_ = std::move(kept_arena);
   records_ = std::move(kept);
   next_check_ = 0;
+  if (held_.bytes() != 0) count_held();
   return batch;
 }
 

@@ -32,7 +32,10 @@
 // at or after `upper` were cut into runs, the merged result is split and
 // those go back to the buffer. So hydrating an input much larger than the
 // budget (every update at one time, nothing sealed until the end) holds
-// about one run in memory, not the input.
+// about one run in memory, not the input. The buffer's capacity (and the
+// sort's scratch while it runs) is counted as the budget's building bytes
+// (memory_budget.hpp), so it is inside the limit, not on top of it; a seal
+// that leaves nothing buffered frees it.
 //
 // Threading: single-threaded (owned by the arrange operator's worker).
 #pragma once
@@ -43,6 +46,7 @@
 #include <vector>
 
 #include "compute/arrangement/batch.hpp"
+#include "compute/arrangement/memory_budget.hpp"
 
 namespace tandem::compute {
 
@@ -101,6 +105,9 @@ class Batcher {
   Timestamp runs_least_time_ = kMaxTimestamp;
   Timestamp runs_greatest_time_ = kMinTimestamp;
   std::uint64_t next_check_ = 0;  // buffer_bytes() at which to look at the budget
+  // The capacity of records_ and arena_, counted in the budget.
+  BuildingCount held_;
+  void count_held() { held_.set(records_.capacity() * sizeof(Record) + arena_.capacity()); }
 };
 
 }  // namespace tandem::compute

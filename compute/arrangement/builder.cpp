@@ -76,14 +76,23 @@ std::uint64_t BatchBuilder::column_bytes() const {
          c.key_bytes.size() + c.val_bytes.size() + 16 * c.times.size();
 }
 
+std::uint64_t BatchBuilder::held_bytes() const {
+  const MemoryColumns& c = columns_;
+  return 8 * (c.key_offsets.capacity() + c.key_vals.capacity() + c.val_offsets.capacity() +
+              c.val_updates.capacity() + c.times.capacity() + c.diffs.capacity()) +
+         c.key_bytes.capacity() + c.val_bytes.capacity();
+}
+
 void BatchBuilder::release_building() {
   if (building_ != 0) budget_->release_building(building_);
   building_ = 0;
 }
 
 void BatchBuilder::check_budget() {
-  const std::uint64_t bytes = column_bytes();
-  next_check_ = bytes + SpilledBatchStorage::kBlockBytes;
+  next_check_ = column_bytes() + SpilledBatchStorage::kBlockBytes;
+  // What the columns hold, not what they use: a vector that doubled holds
+  // up to twice its entries.
+  const std::uint64_t bytes = held_bytes();
   if (budget_ == nullptr) {
     budget_ = MemoryBudget::current();
     if (budget_ == nullptr) {
@@ -91,7 +100,11 @@ void BatchBuilder::check_budget() {
       return;
     }
   }
-  if (bytes > building_) budget_->add_building(bytes - building_);
+  if (bytes > building_) {
+    budget_->add_building(bytes - building_);
+  } else {
+    budget_->release_building(building_ - bytes);
+  }
   building_ = bytes;
   if (!stream_failed_ && budget_->binds()) stream_out();
 }
@@ -107,16 +120,10 @@ void BatchBuilder::stream_out() {
   keys_ += columns_.key_offsets.size() - 1;
   vals_ += columns_.val_offsets.size() - 1;
   updates_ += columns_.times.size();
-  // Keep the capacity: the next keys reuse it.
-  const auto reset = [](std::vector<std::uint64_t>& v) { v.assign(1, 0); };
-  reset(columns_.key_offsets);
-  reset(columns_.key_vals);
-  reset(columns_.val_offsets);
-  reset(columns_.val_updates);
-  columns_.key_bytes.clear();
-  columns_.val_bytes.clear();
-  columns_.times.clear();
-  columns_.diffs.clear();
+  // The budget binds: free the columns rather than keep their capacity, so
+  // the builder goes on holding about one spill block (regrowing to it
+  // costs a few doublings per block).
+  columns_ = MemoryColumns{};
   next_check_ = SpilledBatchStorage::kBlockBytes;
 }
 

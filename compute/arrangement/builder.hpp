@@ -15,11 +15,12 @@
 // duration of the call.
 //
 // Streaming under a memory budget: while a MemoryBudget with a limit is
-// installed, the builder counts its columns as the budget's building bytes
-// (checked each time they grow by a spill block, at a key boundary). When
+// installed, the builder counts its columns' capacity as the budget's
+// building bytes (checked each time they grow by a spill block, at a key
+// boundary). When
 // resident plus building bytes exceed the limit (MemoryBudget::binds), it
 // writes the finished keys to the spill as blocks (SpilledBatchStorage::
-// Writer) and starts over in memory; done() then writes the rest too and the
+// Writer) and starts over in memory with empty columns; done() then writes the rest too and the
 // batch is born spilled, never admitted resident. So a builder holds at most
 // one spill block's worth more than its share of the limit, except that a
 // single key is never split (a key with more vals and updates than the limit
@@ -77,8 +78,10 @@ class BatchBuilder {
   void close_key();
   std::string_view open_key() const;
   std::string_view open_val() const;
-  // Column bytes held (offset entries, key and val bytes, times and diffs).
+  // Column bytes in use (offset entries, key and val bytes, times and
+  // diffs), and held (their capacity: what the budget counts).
   std::uint64_t column_bytes() const;
+  std::uint64_t held_bytes() const;
   // At a key boundary: updates the budget's building count and streams the
   // finished keys if the budget binds.
   void check_budget();

@@ -111,4 +111,18 @@ MemoryBudgetStats MemoryBudget::stats() const {
   return s;
 }
 
+void BuildingCount::set(std::uint64_t bytes) {
+  if (budget_ == nullptr) {
+    if (bytes == 0) return;
+    budget_ = MemoryBudget::current();
+    if (budget_ == nullptr) return;
+  }
+  if (bytes > bytes_) {
+    budget_->add_building(bytes - bytes_);
+  } else {
+    budget_->release_building(bytes_ - bytes);
+  }
+  bytes_ = bytes;
+}
+
 }  // namespace tandem::compute

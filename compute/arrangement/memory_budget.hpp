@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "compute/arrangement/block_cache.hpp"
@@ -118,6 +119,35 @@ class MemoryBudget : public std::enable_shared_from_this<MemoryBudget> {
   std::atomic<std::uint64_t> next_id_{1};
   std::mutex mu_;  // guards registry_
   std::vector<std::weak_ptr<const BatchStorage>> registry_;
+};
+
+// Buffers that hold unbudgeted updates on their way into a batch (a
+// Batcher's unsorted records and its sort scratch) counted as building
+// bytes of the budget installed when counting starts, so builders stream
+// sooner instead of the process holding them on top of the limit. set()
+// replaces the count; destruction (or set(0)) releases it. Movable, not
+// copyable. Threading: one thread at a time, like its owner.
+class BuildingCount {
+ public:
+  BuildingCount() = default;
+  BuildingCount(BuildingCount&& other) noexcept
+      : budget_(std::move(other.budget_)), bytes_(std::exchange(other.bytes_, 0)) {}
+  BuildingCount& operator=(BuildingCount&& other) noexcept {
+    if (this != &other) {
+      set(0);
+      budget_ = std::move(other.budget_);
+      bytes_ = std::exchange(other.bytes_, 0);
+    }
+    return *this;
+  }
+  ~BuildingCount() { set(0); }
+
+  void set(std::uint64_t bytes);
+  std::uint64_t bytes() const { return bytes_; }
+
+ private:
+  std::shared_ptr<MemoryBudget> budget_;
+  std::uint64_t bytes_ = 0;
 };
 
 }  // namespace tandem::compute
