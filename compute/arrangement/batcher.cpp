@@ -322,10 +322,16 @@ BatchPtr Batcher::seal(Timestamp upper, Timestamp since) {
     kept_arena.append(arena + it->offset, it->key_len + it->val_len);
     kept.push_back(r);
   }
-  arena_ = std::move(kept_arena);
-  records_ = std::move(kept);
+  // swap, not move-assign: a string moved from an empty (inline) one keeps
+  // its own buffer.
+  arena_.swap(kept_arena);
+  records_.swap(kept);
   next_check_ = 0;
-  if (held_.bytes() != 0) count_held();
+  if (records_.empty()) {
+    held_.set(0);
+  } else if (held_.bytes() != 0) {
+    count_held();
+  }
   return batch;
 }
 

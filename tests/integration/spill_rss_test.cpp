@@ -11,13 +11,17 @@
 // them in one Reduce), each answering exactly.
 //
 // The fixed overhead (kOverheadBytes) covers what the budget does not
-// count and what does not grow with the data: the spill block cache (an
-// eighth of the budget: tandemd sizes it so), RocksDB's memtables (bounded
-// by a write buffer manager, storage/durable_store.cpp) and block cache, one
-// source step in flight (SourceOp::kStepUpdates updates as Rows) and one
-// batcher run being sorted (an eighth of the budget, twice for the radix
-// sort's scratch), one COPY piece on the write path, and the allocator's
-// slack. See bench/README.md ("Spilled vs resident arrangements").
+// count and what does not grow with the data: the decoded-block cache (an
+// eighth of the budget, at most 32 MiB: tandemd sizes it so), RocksDB's
+// memtables (64 MiB, a write buffer manager) and block caches (8 MiB for
+// the spill family, 8 MiB shared by the others; storage/durable_store.cpp),
+// one source step in flight (SourceOp::kStepUpdates updates as Rows), one
+// COPY piece on the write path, and the allocator's slack (tandemd fixes
+// malloc's mmap threshold so freed large buffers return to the kernel).
+// Builders' and batchers' buffers (their capacity, and the sort's scratch)
+// are inside the budget: they count as its building bytes. See
+// bench/README.md ("Spilled vs resident arrangements", "What held the
+// memory at full size").
 #include <libpq-fe.h>
 
 #include <catch2/catch.hpp>
