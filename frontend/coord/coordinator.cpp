@@ -80,6 +80,7 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
     // table only when a dataflow imports it (ensure_table_inputs).
     TANDEM_RETURN_IF_ERROR(load_snapshot(shard, t.opened_at, {}, &t));
   }
+  std::lock_guard drain(drain_mutex_);
   tables_.emplace(table, std::move(t));
   frontiers_.add_table(table, upper_ - 1);
   fed_upper_ = std::max(fed_upper_, upper_);
@@ -103,6 +104,9 @@ Status Coordinator::load_snapshot(storage::ShardId shard, Timestamp as_of,
 Status Coordinator::ensure_table_inputs(uint64_t cluster, const compute::DataflowDescription& desc) {
   auto runtime = runtimes_.find(cluster);
   if (runtime == runtimes_.end()) return Status::ok();  // the caller reports it
+  // No drain between the replay's end (fed_upper_) and the new input joining
+  // the table's inputs: the next drain feeds it from fed_upper_ on.
+  std::lock_guard drain(drain_mutex_);
   for (const compute::SourceImport& source : desc.source_imports) {
     auto it = tables_.find(source.id);
     if (it == tables_.end() || it->second.inputs.count(cluster) != 0) continue;
@@ -185,7 +189,10 @@ std::pair<bool, bool> Coordinator::read_routing(uint64_t cluster) {
 }
 
 void Coordinator::drop_cluster(uint64_t cluster) {
-  for (auto& [id, table] : tables_) table.inputs.erase(cluster);
+  {
+    std::lock_guard drain(drain_mutex_);
+    for (auto& [id, table] : tables_) table.inputs.erase(cluster);
+  }
   for (auto& [id, view] : mvs_) view.inputs.erase(cluster);
   std::unique_lock lock(runtimes_mutex_);
   runtimes_.erase(cluster);
@@ -346,6 +353,7 @@ Status Coordinator::drop_table(compute::GlobalId table) {
   storage::ShardId shard = it->second.shard;
   {
     std::lock_guard lock(write_mutex_);
+    std::lock_guard drain(drain_mutex_);
     tables_.erase(it);
   }
   frontiers_.remove(table);

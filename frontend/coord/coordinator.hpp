@@ -255,11 +255,14 @@ class Coordinator {
 
   // The compute feed. Commits (writes and upper ticks) queue their feed in
   // commit order, from whichever thread committed them (commit callbacks
-  // run in commit order: storage holds its commit lane through them); the
-  // coordinator thread drains the queue, so feeds reach compute in
-  // timestamp order however late each wake-up is posted, and one wake-up
+  // run in commit order: storage holds its commit lane through them). One
+  // drain at a time (drain_mutex_) empties the whole queue, so feeds reach
+  // compute in timestamp order however late each drain runs, and one drain
   // feeds every commit queued before it (one advance of every input for a
-  // whole group of writes).
+  // whole group of writes). A session that committed inline drains on its
+  // own thread after its reply when no other drain runs (feed_or_post): a
+  // one-client INSERT loop then wakes no other thread. Otherwise the
+  // coordinator thread drains (post_feed_drain).
   struct CommittedFeed {
     Timestamp time = 0;  // every table's inputs advance past it
     std::shared_ptr<std::vector<TableWrite>> writes;  // null for an upper tick
@@ -269,7 +272,23 @@ class Coordinator {
   // Posts drain_feeds() unless one is posted already or nothing is queued.
   // Any thread.
   void post_feed_drain();
+  // Drains on this thread if no drain is running, else post_feed_drain().
+  // Any thread but the coordinator's.
+  void feed_or_post();
   void drain_feeds();  // coordinator thread
+  // Feeds the queued commits to compute, releases `drain` (drain_mutex_),
+  // then runs write()'s callbacks.
+  void drain_feeds(std::unique_lock<std::mutex> drain);
+  // REQUIRES drain_mutex_ held. Feeds the queued commits to compute and
+  // returns them.
+  std::vector<CommittedFeed> feed_compute();
+  // Held by whichever thread drains, and by the coordinator thread while it
+  // changes what a drain reads: tables_' membership, a Table's inputs, and
+  // fed_upper_ (with the replay that reads it, ensure_table_inputs). So a
+  // session thread may drain while the coordinator thread works elsewhere.
+  // Order: write_mutex_, then drain_mutex_, then feed_mutex_. Never held
+  // across a wait for another thread.
+  std::mutex drain_mutex_;
   std::mutex feed_mutex_;  // leaf lock: feeds_, feed_drain_posted_
   std::vector<CommittedFeed> feeds_;
   bool feed_drain_posted_ = false;
@@ -380,8 +399,8 @@ class Coordinator {
   std::map<compute::GlobalId, Table> tables_;
   std::map<compute::GlobalId, MaterializedView> mvs_;
   // The upper every table has been advanced to (all move together).
-  // The upper every table's compute inputs have been fed to (coordinator
-  // thread only; trails upper_ while commits are in flight).
+  // The upper every table's compute inputs have been fed to (under
+  // drain_mutex_; trails upper_ while commits are in flight).
   Timestamp fed_upper_ = 0;
   Timestamp upper_ = 0;
   // Writes in flight keep later uppers from overtaking them.

@@ -227,9 +227,9 @@ TEST_CASE("writers sequencing on their own threads race DDL and upper ticks safe
 }
 
 TEST_CASE("an inline commit's compute feed waits for its caller, and later commits feed it first") {
-  // try_write_inline acknowledges at commit and leaves the wake-up of the
-  // coordinator (to feed compute) to `feed_later`; a later commit's
-  // wake-up drains every queued feed, oldest first.
+  // try_write_inline acknowledges at commit and leaves feeding compute to
+  // `feed_later`; a later commit's drain feeds every queued commit, oldest
+  // first.
   std::string dir = temp_dir();
   auto store = std::move(tandem::storage::DurableStore::open({dir, false})).value();
   CoordinatorOptions options;
@@ -251,10 +251,21 @@ TEST_CASE("an inline commit's compute feed waits for its caller, and later commi
   CHECK(fed_upper() == *t2 + 1);  // write()'s callback runs after its feed, and t1's before it
   held.front()();                 // nothing left to feed
   CHECK(fed_upper() == *t2 + 1);
+  // No feed_later: the commit is fed on this thread before it returns,
+  // with the coordinator thread busy elsewhere meanwhile.
+  std::promise<void> release;
+  std::promise<void> parked;
+  asio::post(coord->executor(), [&] {
+    parked.set_value();
+    release.get_future().wait();
+  });
+  parked.get_future().wait();
   std::vector<TableWrite> third = {TableWrite{1, {{int_row(3), 1}}}};
-  auto t3 = coord->try_write_inline(third);  // no feed_later: the drain is posted before it returns
+  auto t3 = coord->try_write_inline(third);
+  release.set_value();
   REQUIRE(t3.has_value());
   REQUIRE(t3->ok());
+  CHECK(coord->frontiers().get(1)->upper == **t3 + 1);
   CHECK(fed_upper() == **t3 + 1);
   auto rows = on_coordinator(*coord, [&] { return coord->snapshot(1, **t3); });
   REQUIRE(rows.ok());

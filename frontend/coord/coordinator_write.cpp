@@ -57,14 +57,35 @@ void Coordinator::post_feed_drain() {
   asio::post(io_, [this] { drain_feeds(); });
 }
 
-void Coordinator::drain_feeds() {
+void Coordinator::feed_or_post() {
+  std::unique_lock drain(drain_mutex_, std::try_to_lock);
+  if (!drain.owns_lock()) {
+    // The drain running now may have emptied the queue before this
+    // thread's commit joined it: the coordinator drains whatever is left.
+    post_feed_drain();
+    return;
+  }
+  drain_feeds(std::move(drain));
+}
+
+void Coordinator::drain_feeds() { drain_feeds(std::unique_lock(drain_mutex_)); }
+
+void Coordinator::drain_feeds(std::unique_lock<std::mutex> drain) {
+  std::vector<CommittedFeed> feeds = feed_compute();
+  drain.unlock();
+  for (CommittedFeed& feed : feeds) {
+    if (feed.done) feed.done(feed.time);
+  }
+}
+
+std::vector<Coordinator::CommittedFeed> Coordinator::feed_compute() {
   std::vector<CommittedFeed> feeds;
   {
     std::lock_guard lock(feed_mutex_);
     feeds.swap(feeds_);
     feed_drain_posted_ = false;
   }
-  if (feeds.empty()) return;
+  if (feeds.empty()) return feeds;
   // Per table, one chunk of updates for all the queued writes, shared by
   // every cluster's input (no copy per cluster, and one chunk for an input
   // to keep however many writes the group commit gathered).
@@ -95,9 +116,7 @@ void Coordinator::drain_feeds() {
   }
   fed_upper_ = std::max(fed_upper_, upper);
   frontiers_.set_table_upper(upper);
-  for (CommittedFeed& feed : feeds) {
-    if (feed.done) feed.done(feed.time);
-  }
+  return feeds;
 }
 
 namespace {
@@ -215,9 +234,9 @@ std::optional<Result<Timestamp>> Coordinator::try_write_inline(std::vector<Table
   if (!sequenced.is_ok()) return Result<Timestamp>(sequenced);
   if (result->ok()) {
     if (feed_later) {
-      feed_later([this] { post_feed_drain(); });
+      feed_later([this] { feed_or_post(); });
     } else {
-      post_feed_drain();
+      feed_or_post();
     }
   }
   return result;
