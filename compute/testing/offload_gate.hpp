@@ -16,23 +16,22 @@
 
 namespace tandem::compute::testing {
 
-// A job that holds its pool thread until open() is called.
-struct Gate {
-  std::mutex m;
-  std::condition_variable cv;
-  bool is_open = false;
-  bool entered = false;
+// A job that holds its pool thread until open() is called. The job shares
+// the gate's state, so a gate may go out of scope right after open(), while
+// the pool thread is still on its way out of the job.
+class Gate {
+ public:
   OffloadPool::Job job() {
-    return [this](bool) {
-      std::unique_lock lock(m);
-      entered = true;
-      cv.notify_all();
-      cv.wait(lock, [this] { return is_open; });
+    return [state = state_](bool) {
+      std::unique_lock lock(state->m);
+      state->entered = true;
+      state->cv.notify_all();
+      state->cv.wait(lock, [&] { return state->is_open; });
     };
   }
   void wait_entered() {
-    std::unique_lock lock(m);
-    cv.wait(lock, [this] { return entered; });
+    std::unique_lock lock(state_->m);
+    state_->cv.wait(lock, [this] { return state_->entered; });
   }
   // Submits the job to `pool` and waits until a pool thread holds it.
   void close(OffloadPool& pool) {
@@ -41,10 +40,19 @@ struct Gate {
     wait_entered();
   }
   void open() {
-    std::lock_guard lock(m);
-    is_open = true;
-    cv.notify_all();
+    std::lock_guard lock(state_->m);
+    state_->is_open = true;
+    state_->cv.notify_all();
   }
+
+ private:
+  struct State {
+    std::mutex m;
+    std::condition_variable cv;
+    bool is_open = false;
+    bool entered = false;
+  };
+  std::shared_ptr<State> state_ = std::make_shared<State>();
 };
 
 inline PeekResponse answer_of(const std::shared_ptr<OffloadedPeek>& ticket) {

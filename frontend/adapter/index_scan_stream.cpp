@@ -100,7 +100,9 @@ void IndexScanStream::walk_on_pool(std::size_t max_rows, std::function<void(Batc
     }
     done(self->produce(max_rows));
   };
-  if (!pool_->try_submit(job)) done(produce(max_rows));  // the pool is full: here, as with offload off
+  std::shared_ptr<compute::OffloadPool> pool = pool_.lock();
+  // The pool is full or gone: here, as with offload off.
+  if (pool == nullptr || !pool->try_submit(job)) done(produce(max_rows));
 }
 
 boost::asio::awaitable<IndexScanStream::Batch> IndexScanStream::next(std::size_t max_rows,
@@ -108,7 +110,7 @@ boost::asio::awaitable<IndexScanStream::Batch> IndexScanStream::next(std::size_t
   bool offload = false;
   {
     std::lock_guard lock(walk_mu_);
-    offload = pool_ != nullptr && pages_ && scan_ != nullptr;
+    offload = !pool_.expired() && pages_ && scan_ != nullptr;
   }
   if (!offload) co_return produce(max_rows);
   // The start and its awaitable are named, not temporaries of the co_await

@@ -74,7 +74,10 @@ class IndexScanStream final : public RowStream, public std::enable_shared_from_t
   std::shared_ptr<CancelToken> cancel_;
   const int64_t max_result_bytes_;
   const std::string limit_text_;
-  const std::shared_ptr<compute::OffloadPool> pool_;
+  // Not owned: a pool job holds the stream, so a stream owning the pool
+  // could drop the pool's last reference on one of its own threads (whose
+  // destructor would then join itself).
+  const std::weak_ptr<compute::OffloadPool> pool_;
   const bool pages_;
   std::mutex walk_mu_;                 // guards walking_ and abandoned_
   bool walking_ = false;               // a batch is being walked (any thread)
