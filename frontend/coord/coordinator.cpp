@@ -149,7 +149,12 @@ Status Coordinator::ensure_table_inputs(uint64_t cluster, const compute::Dataflo
 }
 
 void Coordinator::compact_shards() {
-  const Timestamp now = std::min(oracle_->read_ts(), fed_upper_ - 1);
+  Timestamp fed_upper = 0;
+  {
+    std::lock_guard drain(drain_mutex_);  // a session's drain may move it
+    fed_upper = fed_upper_;
+  }
+  const Timestamp now = std::min(oracle_->read_ts(), fed_upper - 1);
   const auto lag = static_cast<Timestamp>(options_.compaction_lag.count());
   if (now <= lag) return;
   const Timestamp since = frontiers_.advance_table_since(now - lag);
