@@ -62,9 +62,20 @@ void ensure_tables() {
   conn.exec_ok("INSERT INTO l SELECT 1, x, repeat('p', " + std::to_string(kPad) + ") FROM generate_series(0, " +
                std::to_string(kLeft - 1) + ") x");
   conn.exec_ok("INSERT INTO r SELECT 1, y FROM generate_series(0, " + std::to_string(kRight - 1) + ") y");
-  conn.exec_ok("SET transaction_isolation = 'strict serializable'");
-  conn.exec_ok("SELECT count(*) FROM l");
-  conn.exec_ok("SELECT count(*) FROM r");
+  // This file's reads are serializable: they run at the latest time both
+  // indexes are complete to as the coordinator last heard from compute,
+  // which may trail the inserts for a moment (a serializable read may be
+  // stale). Wait until such a read covers them, so every later one does.
+  const std::string expected = std::to_string(kLeft) + "|" + std::to_string(kRight);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (std::string counts;; std::this_thread::sleep_for(std::chrono::milliseconds(20))) {
+    PGresult* res = PQexec(conn.c, "SELECT (SELECT count(*) FROM l) || '|' || (SELECT count(*) FROM r)");
+    counts = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 ? PQgetvalue(res, 0, 0) : "";
+    PQclear(res);
+    if (counts == expected) break;
+    INFO("serializable counts " << counts << ", expected " << expected);
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+  }
   made = true;
 }
 
