@@ -89,11 +89,13 @@ std::vector<Coordinator::CommittedFeed> Coordinator::feed_compute() {
   // Per table, one chunk of updates for all the queued writes, shared by
   // every cluster's input (no copy per cluster, and one chunk for an input
   // to keep however many writes the group commit gathered).
+  // A table no dataflow reads (no input anywhere) gets no chunk at all.
   std::map<compute::GlobalId, std::shared_ptr<std::vector<compute::Update>>> chunks;
   for (CommittedFeed& feed : feeds) {
     if (!feed.writes) continue;
     for (auto& w : *feed.writes) {
-      if (tables_.count(w.table) == 0) continue;  // dropped while the write committed
+      auto table = tables_.find(w.table);  // absent: dropped while the write committed
+      if (table == tables_.end() || table->second.inputs.empty()) continue;
       auto& chunk = chunks[w.table];
       if (!chunk) {
         chunk = std::make_shared<std::vector<compute::Update>>();
