@@ -176,7 +176,7 @@ if [ "${TANDEM_SKIP_TSAN:-0}" != 1 ]; then
       # [spill] tests drive Debian's RocksDB, which is not built with TSan: its
       # lock-free memtable and its own threads are invisible to it, so every
       # spill under TSan reports races inside RocksDB (false positives).
-      TSAN_OPTIONS="halt_on_error=1" build-tsan/bin/$bin "[concurrency]~[spill],[runtime]~[spill]" >"$log" 2>&1
+      TSAN_OPTIONS="halt_on_error=1 suppressions=$ROOT/scripts/tsan.supp" build-tsan/bin/$bin "[concurrency]~[spill],[runtime]~[spill]" >"$log" 2>&1
       rc=$?
       # Catch2's summary: "All tests passed (A assertions in N test cases)"
       # or "test cases: N | P passed | F failed".
