@@ -23,7 +23,7 @@ cat >"$WORK/insert.sql" <<'SQL'
 \set id random(1, 1000000000)
 INSERT INTO ins VALUES (:id, 'payload');
 SQL
-perf stat -x, -e task-clock,context-switches -p $TD_PID -o "$WORK/perf.csv" &
+perf stat ${PERF_ARGS:-} -x, -e task-clock,context-switches -p $TD_PID -o "$WORK/perf.csv" &
 PERF_PID=$!
 sleep 0.3
 pgbench -n -h 127.0.0.1 -p $PORT -U materialize -f "$WORK/insert.sql" -M prepared -c "$CLIENTS" -j "$CLIENTS" \

@@ -116,6 +116,11 @@ void ShardStore::committer_loop() {
     if (queue_.empty()) return;  // stopping, and everything queued is done
     committing_ = true;
     commit_group(lock);
+    if (after_group_) {
+      lock.unlock();
+      after_group_();
+      lock.lock();
+    }
     committing_ = false;
   }
 }

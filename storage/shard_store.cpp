@@ -1,5 +1,7 @@
 #include "storage/shard_store.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 
 #include <rocksdb/db.h>
@@ -60,8 +62,14 @@ Result<std::unique_ptr<ShardStore>> ShardStore::open(DurableStore& durable, Shar
     return Status::error(sqlstate::kIoError, "reading shard metadata: " + it->status().ToString());
   }
   it.reset();
-  store->committer_ = std::thread([s = store.get()] { s->committer_loop(); });
-  store->compactor_ = std::thread([s = store.get()] { s->compaction_loop(); });
+  store->committer_ = std::thread([s = store.get()] {
+    pthread_setname_np(pthread_self(), "shard-commit");
+    s->committer_loop();
+  });
+  store->compactor_ = std::thread([s = store.get()] {
+    pthread_setname_np(pthread_self(), "shard-compact");
+    s->compaction_loop();
+  });
   return store;
 }
 

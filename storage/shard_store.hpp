@@ -173,6 +173,12 @@ class ShardStore {
   // callbacks of all requests (appended, led or queued) run one at a time,
   // in commit order (the coordinator's compute feed relies on it).
   void append_async(std::vector<ShardAppend> appends, Done done);
+  // Runs `hook` on the committer thread after the `done` callbacks of each
+  // group it commits, still holding the lane, without store locks: one call
+  // per group where a caller would otherwise act per request (the
+  // coordinator feeds compute once per group, without waking its own
+  // thread). Not run for a Lead's commit. Set before the first request.
+  void set_after_group(std::function<void()> hook) { after_group_ = std::move(hook); }
   // Inline group commit: the caller's thread commits its own request when
   // the commit lane is free, saving the committer's wakeup and the hop back
   // on an uncontended write. A Lead is a claim on the lane: while it is
@@ -326,6 +332,7 @@ class ShardStore {
   std::condition_variable listener_calls_cv_;
 
   std::thread committer_;
+  std::function<void()> after_group_;  // see set_after_group
   std::thread compactor_;
 };
 

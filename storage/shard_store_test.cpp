@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <future>
 #include <map>
 #include <mutex>
@@ -323,6 +324,74 @@ TEST_CASE("a lead commits on its own thread and holds back queued requests") {
   again.run();
   CHECK(led.sqlstate() == "40001");
   CHECK(store->upper(1).value() == 2);
+}
+
+TEST_CASE("the after-group hook runs once per committed group, after its callbacks, not for a lead") {
+  ScratchDir dir;
+  auto durable = open_durable(dir.path());
+  auto store = open_shards(*durable);
+  std::mutex mu;
+  std::condition_variable cv;
+  int callbacks = 0;                // `done` callbacks run so far
+  std::vector<int> hooks;           // `callbacks` at each hook call
+  std::vector<std::thread::id> hook_threads;
+  store->set_after_group([&] {
+    std::lock_guard lock(mu);
+    hooks.push_back(callbacks);
+    hook_threads.push_back(std::this_thread::get_id());
+    cv.notify_all();
+  });
+  auto done = [&](Status s) {
+    CHECK(s.is_ok());
+    std::lock_guard lock(mu);
+    ++callbacks;
+  };
+  auto wait_hooks = [&](size_t n) {
+    std::unique_lock lock(mu);
+    return cv.wait_for(lock, std::chrono::seconds(10), [&] { return hooks.size() >= n; });
+  };
+  REQUIRE(store->create_shard(1, 0).is_ok());
+  REQUIRE(wait_hooks(1));
+  // Hold the committer in the first append's callback while three more
+  // queue: they commit as one group, and the hook runs once after all three.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::promise<void> holding;
+  store->append_async({{1, {{"a", 0, 1}}, 0, 1}}, [&](Status s) {
+    done(std::move(s));
+    holding.set_value();
+    released.wait();
+  });
+  holding.get_future().wait();
+  store->append_async({{1, {{"b", 1, 1}}, 1, 2}}, done);
+  store->append_async({{1, {{"c", 2, 1}}, 2, 3}}, done);
+  store->append_async({{1, {{"d", 3, 1}}, 3, 4}}, done);
+  release.set_value();
+  REQUIRE(wait_hooks(3));
+  {
+    std::lock_guard lock(mu);
+    CHECK(hooks == std::vector<int>{0, 1, 4});
+    CHECK(hook_threads[1] != std::this_thread::get_id());
+    CHECK(hook_threads[1] == hook_threads[2]);  // the committer's thread
+  }
+  // A lead's commit runs no hook: its caller acts after run().
+  auto claim = [&] {
+    for (int i = 0; i < 100000; ++i) {
+      if (ShardStore::Lead lead = store->try_lead()) return lead;
+      std::this_thread::yield();
+    }
+    return ShardStore::Lead();
+  };
+  ShardStore::Lead lead = claim();
+  REQUIRE(lead);
+  lead.append({{1, {{"e", 4, 1}}, 4, 5}}, done);
+  lead.run();
+  REQUIRE(store->append({{1, {{"f", 5, 1}}, 5, 6}}).is_ok());
+  REQUIRE(wait_hooks(4));
+  std::lock_guard lock(mu);
+  CHECK(hooks.size() == 4);
+  CHECK(hooks[3] == 5);  // after the lead's callback, for the queued append's group
+  CHECK(*store->snapshot(1, 5) == Contents{{"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}, {"e", 1}, {"f", 1}});
 }
 
 TEST_CASE("commit callbacks of led and queued appends run one at a time, in commit order", "[concurrency]") {

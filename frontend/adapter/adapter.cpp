@@ -108,13 +108,23 @@ awaitable<Result<T>> run_on(Executor executor, Fn fn) {
 template <class Value, class Start>
 awaitable<Value> await_callback(Start start);
 
-// Commits `writes` through the coordinator; nullopt on success.
+// Commits `writes` through the coordinator; nullopt on success. The write is
+// acknowledged on whichever thread fed it to compute (the coordinator's, the
+// storage committer's or a session's): the caller resumes on its own
+// executor, never on that thread.
 awaitable<std::optional<Status>> commit(Coordinator* coord, std::vector<TableWrite> writes) {
-  co_return co_await await_callback<std::optional<Status>>([coord, &writes](auto done) {
-    coord->write(std::move(writes), [done](Result<Timestamp> ts) mutable {
-      done(ts.ok() ? std::optional<Status>() : std::optional<Status>(ts.status()));
+  auto executor = co_await asio::this_coro::executor;
+  // Named, not a temporary of the co_await expression (g++ 12, see
+  // commit_from_session).
+  auto start = [coord, executor, &writes](auto done) {
+    coord->write(std::move(writes), [executor, done](Result<Timestamp> ts) mutable {
+      std::optional<Status> result;
+      if (!ts.ok()) result = ts.status();
+      asio::post(executor, [done, result = std::move(result)]() mutable { done(std::move(result)); });
     });
-  });
+  };
+  auto committed = await_callback<std::optional<Status>>(std::move(start));
+  co_return co_await std::move(committed);
 }
 
 // Commits `writes` from a session's coroutine: on this thread when nothing

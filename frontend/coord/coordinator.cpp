@@ -1,5 +1,7 @@
 #include "frontend/coord/coordinator.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -15,6 +17,9 @@ namespace asio = boost::asio;
 Result<std::unique_ptr<Coordinator>> Coordinator::open(storage::DurableStore& durable, CoordinatorOptions options) {
   std::unique_ptr<Coordinator> c(new Coordinator(options));
   TANDEM_ASSIGN_OR_RETURN(c->shards_, storage::ShardStore::open(durable));
+  // What the committer thread commits, it feeds to compute itself, once per
+  // group: no wake-up of the coordinator's thread per write.
+  c->shards_->set_after_group([c = c.get()] { c->feed_or_post(); });
   TANDEM_ASSIGN_OR_RETURN(c->oracle_, storage::TimestampOracle::open(durable));
 
   // A fresh timestamp above everything before the restart: every table is
@@ -28,7 +33,10 @@ Result<std::unique_ptr<Coordinator>> Coordinator::open(storage::DurableStore& du
   TANDEM_RETURN_IF_ERROR(c->add_cluster(options.default_cluster, options.default_compute));
   c->ticker_ = std::make_unique<asio::steady_timer>(c->io_);
   c->schedule_upper_tick();
-  c->thread_ = std::thread([io = &c->io_] { io->run(); });
+  c->thread_ = std::thread([io = &c->io_] {
+    pthread_setname_np(pthread_self(), "coord");
+    io->run();
+  });
   return c;
 }
 

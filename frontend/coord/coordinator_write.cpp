@@ -38,8 +38,7 @@ void Coordinator::advance_all() {
   upper_ = upper;
   shards_->append_async(std::move(appends), [this, upper](Status s) {
     if (!s.is_ok()) return;  // the next write or tick retries from the shards' state
-    queue_feed(CommittedFeed{upper - 1, nullptr, nullptr});
-    post_feed_drain();
+    queue_feed(CommittedFeed{upper - 1, nullptr, nullptr});  // fed after the group (set_after_group)
   });
 }
 
@@ -303,9 +302,9 @@ Status Coordinator::sequence_write(std::vector<TableWrite>& writes, std::functio
       oracle_->apply_write(time);
       std::exchange(done, nullptr)(time);
     }
+    // Fed after the group: by the committer (set_after_group), or by a
+    // lead's caller once it has replied (try_write_inline).
     queue_feed(CommittedFeed{time, std::move(shared_writes), std::move(done)});
-    // A lead's caller posts the drain once it has replied (try_write_inline).
-    if (!led) post_feed_drain();
   };
   if (lead != nullptr) {
     lead->append(std::move(appends), std::move(committed));

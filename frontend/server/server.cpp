@@ -1,5 +1,7 @@
 #include "frontend/server/server.hpp"
 
+#include <pthread.h>
+
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/co_spawn.hpp>
@@ -131,7 +133,10 @@ Status Server::start() {
   bound_port_ = acceptor.local_endpoint().port();
   asio::co_spawn(*impl_->io_contexts[0], impl_->accept_loop(), asio::detached);
   for (auto& ctx : impl_->io_contexts) {
-    impl_->threads.emplace_back([c = ctx.get()] { c->run(); });
+    impl_->threads.emplace_back([c = ctx.get(), name = "pgwire-" + std::to_string(impl_->threads.size())] {
+      pthread_setname_np(pthread_self(), name.c_str());
+      c->run();
+    });
   }
   spdlog::info("listening on {}:{} ({} I/O threads{})", options_.listen_host, bound_port_, n,
                impl_->passwords ? ", SCRAM-SHA-256 authentication" : ", trust authentication");
