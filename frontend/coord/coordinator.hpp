@@ -18,8 +18,8 @@
 // Threading: one coordinator thread runs an io_context; every method that
 // changes state runs there (post work with executor()). read_ts() is a
 // lock-free read usable from any thread (DESIGN §9: timestamp selection is
-// off the coordinator's path). Completion callbacks of write() run on the
-// coordinator thread.
+// off the coordinator's path). Completion callbacks of write() run on
+// whichever thread fed the write to compute (see the compute feed below).
 
 #include <atomic>
 #include <deque>
@@ -137,7 +137,8 @@ class Coordinator {
   // The consolidated contents at `as_of` (REQUIRES as_of < the table's upper).
   Result<std::vector<std::pair<std::string, Diff>>> snapshot(compute::GlobalId table, Timestamp as_of);
   // Commits the writes at one new timestamp; `done` gets it (or the error:
-  // 23505 when a row would duplicate a unique key, and nothing is written).
+  // 23505 when a row would duplicate a unique key, and nothing is written)
+  // once compute has it, on any thread (post to your own executor).
   void write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done);
   // write() for a session thread: callable from any thread, it sequences
   // the write on the calling thread when the write lane is free (else posts
@@ -261,8 +262,11 @@ class Coordinator {
   // feeds every commit queued before it (one advance of every input for a
   // whole group of writes). A session that committed inline drains on its
   // own thread after its reply when no other drain runs (feed_or_post): a
-  // one-client INSERT loop then wakes no other thread. Otherwise the
-  // coordinator thread drains (post_feed_drain).
+  // one-client INSERT loop then wakes no other thread. The storage
+  // committer drains after each group it commits (ShardStore::
+  // set_after_group), so group commits wake no coordinator thread either.
+  // When another drain runs, the coordinator thread drains what is left
+  // (post_feed_drain).
   struct CommittedFeed {
     Timestamp time = 0;  // every table's inputs advance past it
     std::shared_ptr<std::vector<TableWrite>> writes;  // null for an upper tick
@@ -273,7 +277,7 @@ class Coordinator {
   // Any thread.
   void post_feed_drain();
   // Drains on this thread if no drain is running, else post_feed_drain().
-  // Any thread but the coordinator's.
+  // Any thread but the coordinator's (a session's, the storage committer's).
   void feed_or_post();
   void drain_feeds();  // coordinator thread
   // Feeds the queued commits to compute, releases `drain` (drain_mutex_),
