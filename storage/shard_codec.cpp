@@ -101,15 +101,22 @@ std::string encode_shard_meta(const ShardMeta& meta) {
   put_be64(&value, meta.frontiers.upper);
   put_be64(&value, meta.frontiers.since);
   put_be64(&value, meta.base_time);
+  put_be64(&value, meta.stored_batches);
+  put_be64(&value, meta.stored_bytes);
   return value;
 }
 
 std::optional<ShardMeta> decode_shard_meta(std::string_view value) {
-  if (value.size() != 16 && value.size() != 24) return std::nullopt;
+  if (value.size() != 16 && value.size() != 24 && value.size() != 40) return std::nullopt;
   ShardMeta meta;
   meta.frontiers.upper = get_be64(value.substr(0, 8));
   meta.frontiers.since = get_be64(value.substr(8, 8));
-  meta.base_time = value.size() == 24 ? get_be64(value.substr(16, 8)) : meta.frontiers.since;
+  meta.base_time = value.size() >= 24 ? get_be64(value.substr(16, 8)) : meta.frontiers.since;
+  meta.counted = value.size() == 40;
+  if (meta.counted) {
+    meta.stored_batches = get_be64(value.substr(24, 8));
+    meta.stored_bytes = get_be64(value.substr(32, 8));
+  }
   return meta;
 }
 

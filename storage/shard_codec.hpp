@@ -19,11 +19,15 @@
 // `meta` family, one key per shard:
 //   key   = "shard/" | be64(shard)
 //   value = be64(upper) | be64(since) | be64(base_time)
+//           | be64(stored_batches) | be64(stored_bytes)
 // base_time is the time of the base written by the last committed
 // compaction rewrite: kCompactedPart keys at later times belong to a rewrite
 // in progress (or one a crash interrupted) and are invisible to readers
 // (see "Compaction" in storage/shard_store.hpp). A 16-byte value (written
-// before base_time existed) reads as base_time = since.
+// before base_time existed) reads as base_time = since. stored_batches and
+// stored_bytes count the keys (chunks) a reader visits and their value bytes
+// (ShardStore::stored); a 16- or 24-byte value (written before they existed)
+// reads as not counted, and the store counts the shard once when it opens.
 // Threading: pure functions.
 
 #include <cstdint>
@@ -67,6 +71,9 @@ std::optional<ShardId> decode_shard_meta_key(std::string_view key);
 struct ShardMeta {
   ShardFrontiers frontiers;
   Timestamp base_time = 0;
+  bool counted = true;  // false: an old record without the counts below
+  uint64_t stored_batches = 0;
+  uint64_t stored_bytes = 0;
 };
 std::string encode_shard_meta(const ShardMeta& meta);
 std::optional<ShardMeta> decode_shard_meta(std::string_view value);

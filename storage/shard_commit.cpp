@@ -18,22 +18,31 @@ namespace {
 
 std::string ts(Timestamp t) { return std::to_string(t); }
 
+// What an append stored: bytes and keys (chunks).
+struct Stored {
+  size_t bytes = 0;
+  size_t chunks = 0;
+};
+
 // Puts one time's encoded updates, cut into chunks (shard_codec.hpp).
-size_t put_chunks(ShardId shard, Timestamp time, std::string_view value, rocksdb::WriteBatch* batch,
-                  rocksdb::ColumnFamilyHandle* shards) {
+void put_chunks(ShardId shard, Timestamp time, std::string_view value, rocksdb::WriteBatch* batch,
+                rocksdb::ColumnFamilyHandle* shards, Stored* stored) {
   uint32_t chunk = 0;
   for (std::string_view piece : split_batch(value)) {
     batch->Put(shards, shard_data_key(shard, time, kAppendPart, chunk++), rocksdb::Slice(piece.data(), piece.size()));
   }
-  return value.size();
+  stored->bytes += value.size();
+  stored->chunks += chunk;
 }
 
 // Writes one ShardAppend's updates (already validated), one key per time
-// and chunk; returns the bytes stored.
-size_t encode_append(ShardAppend& append, rocksdb::WriteBatch* batch,
-                     rocksdb::ColumnFamilyHandle* shards) {
-  if (!append.encoded.empty()) return put_chunks(append.shard, append.encoded_time, append.encoded, batch, shards);
-  size_t bytes = 0;
+// and chunk; returns what it stored.
+Stored encode_append(ShardAppend& append, rocksdb::WriteBatch* batch, rocksdb::ColumnFamilyHandle* shards) {
+  Stored stored;
+  if (!append.encoded.empty()) {
+    put_chunks(append.shard, append.encoded_time, append.encoded, batch, shards, &stored);
+    return stored;
+  }
   consolidate_updates(&append.updates);
   std::string value;
   for (size_t i = 0; i < append.updates.size();) {
@@ -42,9 +51,9 @@ size_t encode_append(ShardAppend& append, rocksdb::WriteBatch* batch,
     for (; i < append.updates.size() && append.updates[i].time == time; ++i) {
       append_batch_entry(&value, append.updates[i].row, append.updates[i].diff);
     }
-    bytes += put_chunks(append.shard, time, value, batch, shards);
+    put_chunks(append.shard, time, value, batch, shards, &stored);
   }
-  return bytes;
+  return stored;
 }
 
 }  // namespace
@@ -177,6 +186,8 @@ Status ShardStore::validate(Request& request, Group& g) {
       p.frontiers = s->frontiers;
       p.incarnation = s->incarnation;
       p.base_time = s->base_time;
+      p.stored_batches = s->stored_batches;
+      p.stored_bytes = s->stored_bytes;
     }
     return m.emplace(id, p).first->second;
   };
@@ -191,6 +202,8 @@ Status ShardStore::validate(Request& request, Group& g) {
       p.exists = p.created = p.meta_dirty = true;
       p.frontiers = ShardFrontiers{0, request.time};
       p.incarnation = next_incarnation_++;
+      p.base_time = 0;
+      p.stored_batches = p.stored_bytes = 0;
       return Status::ok();
     }
     case Kind::kDrop: {
@@ -212,6 +225,14 @@ Status ShardStore::validate(Request& request, Group& g) {
       p.base_time = request.time;
       p.rewritten_bytes += request.folded_bytes;
       p.rewritten_batches += request.folded_batches;
+      p.stored_batches = p.stored_batches - std::min(p.stored_batches, request.removed_batches) + request.base_batches;
+      p.stored_bytes = p.stored_bytes - std::min(p.stored_bytes, request.removed_bytes) + request.base_bytes;
+      return Status::ok();
+    }
+    case Kind::kSince: {
+      for (const auto& [id, state] : shards_) {
+        if (!state.dropping && state.frontiers.since > state.stored_since) view(group, id).meta_dirty = true;
+      }
       return Status::ok();
     }
     case Kind::kAdvance: {
@@ -304,10 +325,12 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
       switch (request->kind) {
         case Request::Kind::kAppend:
           for (ShardAppend& a : request->appends) {
-            if (size_t bytes = encode_append(a, &batch, data); bytes > 0) {
+            if (Stored stored = encode_append(a, &batch, data); stored.bytes > 0) {
               PendingShard& p = group.shards[a.shard];
-              p.appended_bytes += bytes;
+              p.appended_bytes += stored.bytes;
               ++p.appended_batches;
+              p.stored_bytes += stored.bytes;
+              p.stored_batches += stored.chunks;
             }
           }
           break;
@@ -339,6 +362,7 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
         }
         case Request::Kind::kCreate:
         case Request::Kind::kAdvance:
+        case Request::Kind::kSince:
           break;  // metadata only, written below
       }
     }
@@ -346,7 +370,8 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
       if (p.exists && p.meta_dirty) {
         // p.frontiers.since was read at validation; a rewrite's since was
         // raised before it was queued, so it is never persisted too low.
-        batch.Put(meta, shard_meta_key(id), encode_shard_meta(ShardMeta{p.frontiers, p.base_time}));
+        batch.Put(meta, shard_meta_key(id),
+                  encode_shard_meta(ShardMeta{p.frontiers, p.base_time, true, p.stored_batches, p.stored_bytes}));
       }
     }
     rocksdb::WriteOptions options;
@@ -393,10 +418,16 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
         state.base_time = p.base_time;
         state.appended_bytes = p.appended_bytes;
         state.appended_batches = p.appended_batches;
+        state.stored_batches = p.stored_batches;
+        state.stored_bytes = p.stored_bytes;
+        state.stored_since = p.frontiers.since;
         continue;
       }
       ShardState& state = it->second;
       state.base_time = p.base_time;
+      state.stored_batches = p.stored_batches;
+      state.stored_bytes = p.stored_bytes;
+      if (p.meta_dirty) state.stored_since = std::max(state.stored_since, p.frontiers.since);
       state.appended_bytes += p.appended_bytes;
       state.appended_batches += p.appended_batches;
       state.appended_bytes -= std::min(state.appended_bytes, p.rewritten_bytes);

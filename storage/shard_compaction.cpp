@@ -52,10 +52,23 @@ void ShardStore::compaction_loop() {
     compaction_dirty_.erase(compaction_dirty_.begin());
     compaction_busy_ = true;
     compact_one(lock, shard);
+    if (compaction_dirty_.empty() && since_unstored_) store_sinces(lock);
     compaction_busy_ = false;
     if (compaction_dirty_.empty()) compaction_idle_cv_.notify_all();
   }
   compaction_idle_cv_.notify_all();
+}
+
+void ShardStore::store_sinces(std::unique_lock<std::mutex>& lock) {
+  since_unstored_ = false;
+  auto request = std::make_unique<Request>();
+  request->kind = Request::Kind::kSince;
+  lock.unlock();
+  // Waits for the commit (the committer outlives this thread), so that
+  // wait_for_compaction() returns with every since durable.
+  Status stored = submit(std::move(request));
+  lock.lock();
+  if (!stored.is_ok()) since_unstored_ = true;  // tried again after the next round
 }
 
 bool ShardStore::rewrite_due(const ShardState& state) const {
@@ -71,11 +84,15 @@ void ShardStore::compact_one(std::unique_lock<std::mutex>& lock, ShardId shard) 
   if (new_since <= state->frontiers.since) return;
   // Raise since first: from here on no read at as_of < new_since starts, so
   // the rewrite below can never be observed by an exact read it would break.
-  // It is stored with the next write of the shard's metadata (a rewrite's
-  // commit, or an append); until then a restart finds the older since, at
-  // which the history is still exact.
+  // It is stored with the next write of the shard's metadata: the rewrite's
+  // commit, or else the kSince request that ends this round of compaction
+  // (store_sinces). Until then a restart finds the older since, at which
+  // the history is still exact.
   state->frontiers.since = new_since;
-  if (!rewrite_due(*state)) return;
+  if (!rewrite_due(*state)) {
+    since_unstored_ = true;
+    return;
+  }
   const uint64_t incarnation = state->incarnation;
   const Timestamp base_time = state->base_time;
   lock.unlock();
@@ -86,7 +103,10 @@ void ShardStore::compact_one(std::unique_lock<std::mutex>& lock, ShardId shard) 
   uint64_t base_bytes = 0;
   Status rewritten = rewrite_history(shard, incarnation, new_since, base_time, &base_bytes);
   lock.lock();
-  if (!rewritten.is_ok()) return;
+  if (!rewritten.is_ok()) {
+    since_unstored_ = true;
+    return;
+  }
   if (ShardState* now = live_shard(shard); now != nullptr && now->incarnation == incarnation) {
     now->base_bytes = base_bytes;
   }

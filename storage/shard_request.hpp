@@ -30,6 +30,10 @@ struct PendingShard {
   uint64_t appended_batches = 0;
   uint64_t rewritten_bytes = 0;   // appended history this group's rewrite folded
   uint64_t rewritten_batches = 0;
+  // The visible chunks and their bytes once the group is written (stored
+  // with the metadata).
+  uint64_t stored_batches = 0;
+  uint64_t stored_bytes = 0;
 };
 
 struct ShardStore::Group {
@@ -52,8 +56,10 @@ struct StagedChunk {
 
 struct ShardStore::Request {
   // kStage: chunks of a rewrite in progress (invisible to readers);
-  // kRewrite: its commit (see "Compaction" in shard_store.hpp).
-  enum class Kind { kAppend, kAdvance, kCreate, kDrop, kStage, kRewrite };
+  // kRewrite: its commit (see "Compaction" in shard_store.hpp); kSince:
+  // stores every since raised in memory since its shard's last metadata
+  // write.
+  enum class Kind { kAppend, kAdvance, kCreate, kDrop, kStage, kRewrite, kSince };
   Kind kind = Kind::kAppend;
   std::vector<ShardAppend> appends;  // kAppend
   ShardId shard = 0;                 // kCreate, kDrop, kStage, kRewrite
@@ -68,6 +74,12 @@ struct ShardStore::Request {
   // base (the rewrite policy's counters drop by them).
   uint64_t folded_bytes = 0;
   uint64_t folded_batches = 0;
+  // kRewrite: the visible chunks (and bytes) it deletes, and those of the
+  // new base it makes visible (the staged ones and `chunks`).
+  uint64_t removed_batches = 0;
+  uint64_t removed_bytes = 0;
+  uint64_t base_batches = 0;
+  uint64_t base_bytes = 0;
   Done done;
   Status result;  // set by validation, then by the write
 };

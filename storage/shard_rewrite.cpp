@@ -252,6 +252,8 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
     return s;
   };
   bool has_base = false;
+  uint64_t removed_batches = 0;  // visible chunks below since, base included
+  uint64_t removed_bytes = 0;
   uint64_t folded_bytes = 0;
   uint64_t folded_batches = 0;
   std::optional<Timestamp> last_time;
@@ -260,6 +262,8 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
         if (key.part == kRunPart || (key.part == kCompactedPart && key.time > base_time)) {
           return Status::ok();  // left by an interrupted rewrite
         }
+        ++removed_batches;
+        removed_bytes += value.size();
         if (key.part == kCompactedPart && key.time == base_time) {
           has_base = true;  // merged as it is, below
           return Status::ok();
@@ -328,6 +332,10 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
   commit->chunks = std::move(last);
   commit->folded_bytes = folded_bytes;
   commit->folded_batches = folded_batches;
+  commit->removed_batches = removed_batches;
+  commit->removed_bytes = removed_bytes;
+  commit->base_batches = out_chunk + commit->chunks.size();
+  commit->base_bytes = out.written();
   return submit(std::move(commit));
 }
 

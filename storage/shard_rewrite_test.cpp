@@ -206,11 +206,16 @@ TEST_CASE("a data dir with the layout before chunks loads and compacts") {
   auto durable = open_durable(dir.path(), /*sync=*/false);
   auto store = open_shards(*durable);
   REQUIRE(store->frontiers(3)->upper == 10);
+  // The old record has no stored counts: the shard was counted at open.
+  CHECK(store->stored(3)->stored_batches == 10);
+  CHECK(store->stored(3)->stored_bytes == store->storage_stats(3)->stored_bytes);
   check_reads(*store, 3, history);
   REQUIRE(store->compact(3, 6).is_ok());
   store->wait_for_compaction();
   check_reads(*store, 3, history);
   CHECK(count(*durable, 3).keys == 1 + 4);  // the base at 6 and the appends at 6..9
+  CHECK(store->stored(3)->stored_batches == 1 + 4);
+  CHECK(store->stored(3)->stored_bytes == store->storage_stats(3)->stored_bytes);
 }
 
 // The child of the crash test: rewrites the history of shard 1 in the data

@@ -28,6 +28,30 @@ namespace {
 
 std::string ts(Timestamp t) { return std::to_string(t); }
 
+// Counts the chunks of `shard` a reader visits at `snapshot` (null: now)
+// and their value bytes into `out`, whose base_time it sets.
+Status count_visible(const DurableStore& durable, ShardId shard, const rocksdb::Snapshot* snapshot, ShardStorage* out) {
+  TANDEM_ASSIGN_OR_RETURN(out->base_time, stored_base_time(durable, shard, snapshot));
+  out->stored_batches = out->stored_bytes = 0;
+  // Counted per key, not per update: the values are only measured.
+  std::string begin = shard_data_bound(shard, 0);
+  std::string end = shard_data_end(shard);
+  rocksdb::Slice end_slice(end);
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  options.iterate_upper_bound = &end_slice;
+  options.fill_cache = false;
+  std::unique_ptr<rocksdb::Iterator> it(durable.db()->NewIterator(options, durable.handle(Family::kShards)));
+  for (it->Seek(begin); it->Valid(); it->Next()) {
+    auto key = decode_shard_data_key(std::string_view(it->key().data(), it->key().size()));
+    if (!key || key->part == kRunPart || (key->part == kCompactedPart && key->time > out->base_time)) continue;
+    ++out->stored_batches;
+    out->stored_bytes += it->value().size();
+  }
+  if (!it->status().ok()) return Status::error(sqlstate::kIoError, "reading shard " + std::to_string(shard));
+  return Status::ok();
+}
+
 }  // namespace
 
 ShardStore::ShardStore(DurableStore& durable, ShardCompactionOptions options)
@@ -54,9 +78,20 @@ Result<std::unique_ptr<ShardStore>> ShardStore::open(DurableStore& durable, Shar
     }
     ShardState& state = store->shards_[*shard];
     state.frontiers = meta->frontiers;
+    state.stored_since = meta->frontiers.since;
     state.base_time = meta->base_time;
     state.since_target = meta->frontiers.since;
     state.incarnation = store->next_incarnation_++;
+    state.stored_batches = meta->stored_batches;
+    state.stored_bytes = meta->stored_bytes;
+    if (!meta->counted) {
+      // Written before the counts were stored: counted once here, and stored
+      // with the shard's next metadata write.
+      ShardStorage counted;
+      TANDEM_RETURN_IF_ERROR(count_visible(durable, *shard, nullptr, &counted));
+      state.stored_batches = counted.stored_batches;
+      state.stored_bytes = counted.stored_bytes;
+    }
   }
   if (!it->status().ok()) {
     return Status::error(sqlstate::kIoError, "reading shard metadata: " + it->status().ToString());
@@ -139,6 +174,13 @@ ShardStoreStats ShardStore::stats() const {
   return stats_;
 }
 
+Result<ShardStorage> ShardStore::stored(ShardId shard) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const ShardState* state = live_shard(shard);
+  if (state == nullptr) return no_shard(shard);
+  return ShardStorage{state->frontiers, state->base_time, state->stored_batches, state->stored_bytes};
+}
+
 Result<ShardStorage> ShardStore::storage_stats(ShardId shard) const {
   ShardStorage out;
   const rocksdb::Snapshot* db_snapshot = nullptr;
@@ -149,26 +191,7 @@ Result<ShardStorage> ShardStore::storage_stats(ShardId shard) const {
     out.frontiers = state->frontiers;
     db_snapshot = durable_.db()->GetSnapshot();
   }
-  Result<Timestamp> base_time = stored_base_time(durable_, shard, db_snapshot);
-  Status s = base_time.ok() ? Status::ok() : base_time.status();
-  if (base_time.ok()) {
-    out.base_time = *base_time;
-    // Counted per key, not per update: the values are only measured.
-    std::string begin = shard_data_bound(shard, 0);
-    std::string end = shard_data_end(shard);
-    rocksdb::Slice end_slice(end);
-    rocksdb::ReadOptions options;
-    options.snapshot = db_snapshot;
-    options.iterate_upper_bound = &end_slice;
-    std::unique_ptr<rocksdb::Iterator> it(durable_.db()->NewIterator(options, durable_.handle(Family::kShards)));
-    for (it->Seek(begin); it->Valid(); it->Next()) {
-      auto key = decode_shard_data_key(std::string_view(it->key().data(), it->key().size()));
-      if (!key || key->part == kRunPart || (key->part == kCompactedPart && key->time > out.base_time)) continue;
-      ++out.stored_batches;
-      out.stored_bytes += it->value().size();
-    }
-    if (!it->status().ok()) s = Status::error(sqlstate::kIoError, "reading shard " + std::to_string(shard));
-  }
+  Status s = count_visible(durable_, shard, db_snapshot, &out);
   durable_.db()->ReleaseSnapshot(db_snapshot);
   if (!s.is_ok()) return s;
   return out;

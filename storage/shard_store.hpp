@@ -40,7 +40,13 @@
 // thread (woken by a condition variable) advances since to
 // min(target, upper, every live listener's as_of). Raising since alone
 // changes no stored byte: a read at as_of >= since sums every update at
-// times <= as_of whether or not it was consolidated. The *rewrite* that
+// times <= as_of whether or not it was consolidated. Since is monotonic
+// across restarts: a rewrite's commit stores the since it rewrote to, and
+// when the thread runs out of work after raising a since without a rewrite
+// it stores every such since with one metadata-only request (kSince), so a
+// since is durable one group commit after it was raised, once per round of
+// compaction however many shards moved (the coordinator compacts once a
+// second), and never on an append's path. The *rewrite* that
 // reclaims space runs only when it pays (ShardCompactionOptions): when the
 // bytes appended since the last rewrite reach the size of the base it
 // wrote, so each byte is rewritten a bounded number of times, as in a
@@ -129,7 +135,7 @@ struct ShardCompactionOptions {
   size_t min_rewrite_batches = 64;
 };
 
-// What a shard keeps in RocksDB (ShardStore::storage_stats).
+// What a shard keeps in RocksDB (ShardStore::stored, storage_stats).
 struct ShardStorage {
   ShardFrontiers frontiers;
   Timestamp base_time = 0;
@@ -249,8 +255,12 @@ class ShardStore {
   void wait_for_compaction();
 
   ShardStoreStats stats() const;
-  // Counts the chunks a reader of the shard would visit (a scan of its
-  // keys and values, at one snapshot).
+  // The shard's frontiers and what it stores, from counters kept with its
+  // metadata (no I/O; for introspection): the chunks a reader visits and
+  // their bytes, as of the last commit.
+  Result<ShardStorage> stored(ShardId shard) const;
+  // The same counted by a scan of the shard's keys and values at one
+  // snapshot (tests check the counters against it).
   Result<ShardStorage> storage_stats(ShardId shard) const;
 
  private:
@@ -268,6 +278,10 @@ class ShardStore {
     uint64_t appended_bytes = 0;
     uint64_t appended_batches = 0;
     uint64_t base_bytes = 0;
+    // The visible chunks and their bytes, as stored with the metadata.
+    uint64_t stored_batches = 0;
+    uint64_t stored_bytes = 0;
+    Timestamp stored_since = 0;  // the since in the stored metadata
   };
 
   ShardStore(DurableStore& durable, ShardCompactionOptions options);
@@ -284,6 +298,9 @@ class ShardStore {
   Status validate(Request& request, Group& group);
   void compaction_loop();
   void compact_one(std::unique_lock<std::mutex>& lock, ShardId shard);
+  // REQUIRES mutex_ held (released while the request commits). Stores every
+  // shard's since that is ahead of its stored metadata (kSince).
+  void store_sinces(std::unique_lock<std::mutex>& lock);
   // REQUIRES mutex_ held. Whether the history below since is worth rewriting.
   bool rewrite_due(const ShardState& state) const;
   // The streaming rewrite of the history below `since` (shard_rewrite.cpp),
@@ -321,6 +338,7 @@ class ShardStore {
 
   std::set<ShardId> compaction_dirty_;
   bool compaction_busy_ = false;
+  bool since_unstored_ = false;  // a since was raised without a rewrite
   bool compaction_stopping_ = false;
   std::condition_variable compaction_cv_;       // compaction thread: work
   std::condition_variable compaction_idle_cv_;  // wait_for_compaction
