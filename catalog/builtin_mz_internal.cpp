@@ -9,6 +9,12 @@
 //  mz_catalog.mz_cluster_replica_frontiers    their output frontier per replica
 //  mz_internal.mz_frontiers                   tables, indexes, materialized
 //                                             views: since / upper
+//  mz_internal.mz_storage_shards              tables and materialized views:
+//                                             their durable shard
+//  mz_internal.mz_shard_storage               (tandem's) the same shards'
+//                                             since and upper in storage,
+//                                             stored batches (chunks a
+//                                             reader visits) and bytes
 //  mz_internal.mz_materialization_lag         indexes and materialized views
 //  mz_internal.mz_cluster_replica_metrics     cpu and memory per replica
 //  mz_internal.mz_cluster_replica_utilization the same over the limits
@@ -119,6 +125,33 @@ std::vector<Row> frontiers(const CatalogSnapshot& s, const BuiltinContext& conte
     rows.push_back(make_row({str(id.to_string()), Datum::from_mz_timestamp(f.since), Datum::from_mz_timestamp(f.upper)}));
   }
   return rows;
+}
+
+// Each live table's and materialized view's shard, through `row_of`.
+template <class F>
+std::vector<Row> for_each_shard(const CatalogSnapshot& s, const BuiltinContext& context, F row_of) {
+  std::vector<Row> rows;
+  auto status = status_of(context);
+  if (!status) return rows;
+  for (const ShardStatus& shard : status->shards) {
+    ItemId id = item_id_from_compute(shard.object_id);
+    if (s.item(id) != nullptr) rows.push_back(row_of(id.to_string(), shard));
+  }
+  return rows;
+}
+
+std::vector<Row> storage_shards(const CatalogSnapshot& s, const BuiltinContext& context) {
+  return for_each_shard(s, context, [](const std::string& id, const ShardStatus& shard) {
+    return make_row({str(id), str(std::to_string(shard.shard_id))});
+  });
+}
+
+std::vector<Row> shard_storage(const CatalogSnapshot& s, const BuiltinContext& context) {
+  return for_each_shard(s, context, [](const std::string& id, const ShardStatus& shard) {
+    return make_row({str(id), str(std::to_string(shard.shard_id)), Datum::from_mz_timestamp(shard.since),
+                     Datum::from_mz_timestamp(shard.upper), Datum::from_int64(static_cast<int64_t>(shard.stored_batches)),
+                     Datum::from_int64(static_cast<int64_t>(shard.stored_bytes))});
+  });
 }
 
 // What a dataflow computing `item` imports: its dependencies, with
@@ -271,6 +304,13 @@ void add_mz_internal_relations(std::vector<BuiltinRelation>& out) {
   out.push_back({mi, "mz_frontiers",
                  {{"object_id", T::kText, false}, {"read_frontier", T::kMzTimestamp, true},
                   {"write_frontier", T::kMzTimestamp, true}}, frontiers});
+  out.push_back({mi, "mz_storage_shards", {{"object_id", T::kText, false}, {"shard_id", T::kText, false}},
+                 storage_shards});
+  out.push_back({mi, "mz_shard_storage",
+                 {{"object_id", T::kText, false}, {"shard_id", T::kText, false},
+                  {"read_frontier", T::kMzTimestamp, false}, {"write_frontier", T::kMzTimestamp, false},
+                  {"stored_batches", T::kInt8, false}, {"stored_bytes", T::kInt8, false}},
+                 shard_storage});
   out.push_back({kMzCatalogSchema, "mz_cluster_replica_frontiers",
                  {{"object_id", T::kText, false}, {"replica_id", T::kText, false},
                   {"write_frontier", T::kMzTimestamp, true}}, cluster_replica_frontiers});

@@ -115,6 +115,26 @@ TEST_CASE("mz_frontiers lists the catalog's collections") {
   CHECK(rows[2] == std::vector<std::string>{o.index.to_string(), "50", "80"});
 }
 
+TEST_CASE("mz_storage_shards and mz_shard_storage list live tables' and views' shards") {
+  CatalogFixture f;
+  REQUIRE(register_builtin_relations(f.catalog()).is_ok());
+  Objects o = make_objects(f);
+  auto status = status_for(o);
+  status->shards.push_back({to_compute_id(o.table), 7001, 10, 100, 3, 4096});
+  status->shards.push_back({to_compute_id(o.mv), 7002, 89, 90, 1, 12});
+  status->shards.push_back({to_compute_id(ItemId::user(999)), 7003, 1, 2, 1, 1});  // dropped meanwhile
+  Rows shards = rows_of(f.catalog(), kMzInternalSchema, "mz_storage_shards", status);
+  REQUIRE(shards.size() == 2);
+  CHECK(shards[0] == std::vector<std::string>{o.table.to_string(), "7001"});
+  CHECK(shards[1] == std::vector<std::string>{o.mv.to_string(), "7002"});
+  Rows storage = rows_of(f.catalog(), kMzInternalSchema, "mz_shard_storage", status);
+  REQUIRE(storage.size() == 2);
+  CHECK(storage[0] == std::vector<std::string>{o.table.to_string(), "7001", "10", "100", "3", "4096"});
+  CHECK(storage[1] == std::vector<std::string>{o.mv.to_string(), "7002", "89", "90", "1", "12"});
+  // Without a controller the relations are empty.
+  CHECK(rows_of(f.catalog(), kMzInternalSchema, "mz_shard_storage", nullptr).size() == 0);
+}
+
 TEST_CASE("materialization lag follows inputs through views to the roots") {
   CatalogFixture f;
   REQUIRE(register_builtin_relations(f.catalog()).is_ok());

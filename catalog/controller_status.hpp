@@ -2,8 +2,8 @@
 // ControllerStatus: what the compute controller (the coordinator) knows at
 // one instant about the collections it maintains, as plain data, for the
 // controller-level introspection relations of mz_internal
-// (builtin_mz_internal.cpp): hydration, frontiers, the process's cpu and
-// memory, and its arrangement memory budget.
+// (builtin_mz_internal.cpp): hydration, frontiers, durable shards, the
+// process's cpu and memory, and its arrangement memory budget.
 //
 // Ids are compute's bare GlobalIds (catalog::to_compute_id) and clusters
 // are packed the same way (cluster_id_from_compute): the coordinator knows
@@ -45,6 +45,18 @@ struct CollectionFrontierStatus {
   uint64_t object_id = 0;
   Timestamp since = kMinTimestamp;  // read frontier
   Timestamp upper = kMinTimestamp;  // write frontier
+};
+
+// A table's or materialized view's durable shard as storage keeps it
+// (mz_internal.mz_storage_shards, mz_internal.mz_shard_storage): its
+// frontiers there and the chunks (stored batches) a reader visits.
+struct ShardStatus {
+  uint64_t object_id = 0;  // compute GlobalId of the table or view
+  uint64_t shard_id = 0;
+  Timestamp since = kMinTimestamp;
+  Timestamp upper = kMinTimestamp;
+  uint64_t stored_batches = 0;
+  uint64_t stored_bytes = 0;
 };
 
 // The process's arrangement memory budget (issue 9; compute's MemoryBudget:
@@ -90,6 +102,7 @@ struct ControllerStatus {
   std::vector<ComputeObjectStatus> compute;
   std::vector<InteractiveAdmissionStatus> admission;
   std::vector<CollectionFrontierStatus> frontiers;
+  std::vector<ShardStatus> shards;
   ProcessStatus process;
 };
 

@@ -56,6 +56,9 @@ void ShardStore::compaction_loop() {
     compaction_busy_ = false;
     if (compaction_dirty_.empty()) compaction_idle_cv_.notify_all();
   }
+  // Stopping between a raise of since and the end of its round: the
+  // committer still runs (the store stops this thread first).
+  if (since_unstored_) store_sinces(lock);
   compaction_idle_cv_.notify_all();
 }
 

@@ -91,6 +91,7 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
   std::lock_guard drain(drain_mutex_);
   tables_.emplace(table, std::move(t));
   frontiers_.add_table(table, upper_ - 1);
+  frontiers_.set_shard(table, shard);
   fed_upper_ = std::max(fed_upper_, upper_);
   frontiers_.set_table_upper(upper_);
   return Status::ok();
@@ -243,6 +244,12 @@ std::shared_ptr<const catalog::ControllerStatus> Coordinator::controller_status(
   status->compute = hydration_.statuses();
   status->admission = admission_.stats();
   status->frontiers = frontiers_.all();
+  for (const auto& [id, shard] : frontiers_.shards()) {
+    auto stored = shards_->stored(shard);
+    if (!stored.ok()) continue;  // dropped meanwhile
+    status->shards.push_back({id, shard, stored->frontiers.since, stored->frontiers.upper, stored->stored_batches,
+                              stored->stored_bytes});
+  }
   status->process = process_metrics_.status();
   return status;
 }

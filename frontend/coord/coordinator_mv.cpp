@@ -72,6 +72,7 @@ Status Coordinator::create_materialized_view(compute::GlobalId mv, storage::Shar
   }
   frontiers_.add_index(mv, view.upper > 0 && !contents.empty() ? view.upper - 1 : view.upper);
   frontiers_.advance_index(mv, view.upper);
+  frontiers_.set_shard(mv, shard);
   mvs_.emplace(mv, std::move(view));
   return send(cluster, compute::CreateDataflow{std::move(dataflow)});
 }

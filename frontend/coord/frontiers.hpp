@@ -12,6 +12,8 @@
 //    compute has been told about it.
 //  * indexes: since is the index dataflow's as_of; upper is what compute
 //    reports in FrontierUpper responses (the least over workers).
+//  * shards: the durable shard of each table and materialized view, for
+//    introspection (their frontiers there are storage's).
 //
 // Table read holds: a read that may need a table's history from storage (a
 // peek dataflow or subscribe whose cluster has no input for the table yet,
@@ -31,6 +33,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "catalog/controller_status.hpp"
@@ -110,10 +113,21 @@ class CollectionFrontiers {
     std::lock_guard lock(mutex_);
     indexes_[id] = Frontier{since, since, false};
   }
+  // The durable shard of a table or materialized view
+  // (mz_internal.mz_storage_shards); forgotten with remove().
+  void set_shard(compute::GlobalId id, uint64_t shard) {
+    std::lock_guard lock(mutex_);
+    shards_[id] = shard;
+  }
+  std::vector<std::pair<compute::GlobalId, uint64_t>> shards() const {
+    std::lock_guard lock(mutex_);
+    return {shards_.begin(), shards_.end()};
+  }
   void remove(compute::GlobalId id) {
     std::lock_guard lock(mutex_);
     tables_.erase(id);
     indexes_.erase(id);
+    shards_.erase(id);
   }
   void set_table_upper(Timestamp upper) {
     std::lock_guard lock(mutex_);
@@ -147,6 +161,7 @@ class CollectionFrontiers {
   std::mutex& mutex_ = holds_->mutex;
   std::map<compute::GlobalId, Timestamp> tables_;
   std::map<compute::GlobalId, Frontier> indexes_;
+  std::map<compute::GlobalId, uint64_t> shards_;
   Timestamp table_upper_ = kMinTimestamp;
 };
 
