@@ -39,6 +39,8 @@ bool is_accumulable(const std::vector<AggregateExpr>& aggregates) {
       case AggregateFunc::kCount:
       case AggregateFunc::kSumInt:
       case AggregateFunc::kSumInt8:
+      case AggregateFunc::kSumNumeric:
+      case AggregateFunc::kSumFloat:
         break;
       default:
         return false;
@@ -83,6 +85,10 @@ void AccumulableReduceOp::apply(Group& group, const Update& update) {
       if (__builtin_mul_overflow(static_cast<i128>(value->as_integer()), static_cast<i128>(diff), &term) ||
           __builtin_add_overflow(acc.sum, term, &acc.sum))
         acc.overflowed = true;
+    } else if (agg.func == AggregateFunc::kSumNumeric) {
+      acc.sums.add_numeric(value->as_numeric(), diff);
+    } else if (agg.func == AggregateFunc::kSumFloat) {
+      acc.sums.add_float(value->kind() == DatumKind::kFloat32 ? value->as_float32() : value->as_float64(), diff);
     }
   }
 }
@@ -90,7 +96,7 @@ void AccumulableReduceOp::apply(Group& group, const Update& update) {
 bool AccumulableReduceOp::is_empty(const Group& group) const {
   if (group.rows != 0) return false;
   for (const AggregateAccumulator& acc : group.aggregates)
-    if (acc.non_null != 0 || acc.sum != 0) return false;
+    if (acc.non_null != 0 || acc.sum != 0 || !acc.sums.is_zero()) return false;
   if (group.errors)
     for (const auto& rows : *group.errors)
       if (!rows.empty()) return false;
@@ -153,6 +159,17 @@ bool AccumulableReduceOp::result(RowRef key, const Group& group, Row* row, bool*
         }
         break;
       }
+      case AggregateFunc::kSumNumeric:
+      case AggregateFunc::kSumFloat: {
+        if (acc.non_null == 0) {
+          packer.push_null();
+          break;
+        }
+        auto sum = acc.sums.sum_datum(aggregates_[a].func == AggregateFunc::kSumNumeric);
+        if (!sum.ok()) return fail(sum.status());
+        packer.push(*sum);
+        break;
+      }
       default:
         assert(false && "AccumulableReduceOp: aggregate is not accumulable");
     }
@@ -167,6 +184,7 @@ void AccumulableReduceOp::merge(Group& group, Group&& delta) {
     const AggregateAccumulator& d = delta.aggregates[a];
     acc.non_null += d.non_null;
     if (d.overflowed || __builtin_add_overflow(acc.sum, d.sum, &acc.sum)) acc.overflowed = true;
+    acc.sums.merge(d.sums);
   }
   if (!delta.errors) return;
   if (!group.errors) {

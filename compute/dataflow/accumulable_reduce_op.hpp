@@ -3,11 +3,13 @@
 // totally ordered time.
 //
 // Eligibility (is_accumulable): every aggregate is non-DISTINCT count(*),
-// count(x), sum(int2|int4) (kSumInt) or sum(int8) (kSumInt8). sum(numeric)
-// and sum(float) stay on GroupOp: a numeric sum's display scale is the
-// largest scale of the group's *current* values and NaN/Infinity cannot be
-// subtracted, and float addition is not associative, so neither is a running
-// sum that matches the from-scratch result exactly.
+// count(x), sum(int2|int4) (kSumInt), sum(int8) (kSumInt8), sum(numeric)
+// (kSumNumeric) or sum(float4|float8) (kSumFloat). The last two keep a
+// SumAccumulator (sum_accumulator.hpp): counts of NaN and the infinities,
+// and per display scale a count and an exact coefficient sum (numeric), or
+// a fixed-point sum of value · 2^24 (float), as Materialize does; the
+// recompute uses the same accumulator, so the two agree exactly and a
+// retraction undoes its insertion.
 //
 // Input: the keyed stream after the exchange (key = group key values, val =
 // input row), not an arrangement: the operator reads each update once, as
@@ -25,7 +27,8 @@
 // Output contract: identical to GroupOp + make_reduce_logic (group_logic.hpp)
 // — output row = key ++ one column per aggregate, count → int8, sum(int4) →
 // int8 ("bigint out of range" 22003 when the total leaves int8), sum(int8) →
-// numeric (22003 numeric overflow beyond 38 digits), sum over no non-NULL
+// numeric (22003 numeric overflow beyond 38 digits), sum(numeric) → numeric,
+// sum(float) → float8 (sum_accumulator.hpp), sum over no non-NULL
 // input is NULL; an expression error for some row makes the group's result
 // that error (the first aggregate's, the least val's, as the recompute
 // finds it) instead of a data row. Input errors pass through.
@@ -50,6 +53,7 @@
 #include "common/eval_context.hpp"
 #include "common/u256.hpp"  // i128
 #include "compute/dataflow/operator.hpp"
+#include "compute/dataflow/sum_accumulator.hpp"
 #include "compute/plan/aggregate.hpp"
 
 namespace tandem::compute {
@@ -83,6 +87,7 @@ class AccumulableReduceOp final : public Operator {
     i128 non_null = 0;  // i128 like the sums, so huge multiplicities cannot wrap
     i128 sum = 0;
     bool overflowed = false;  // sticky; see the header comment
+    SumAccumulator sums;      // sum(numeric), sum(float)
   };
   // Rows whose expression failed, per aggregate: val bytes -> (error row, multiplicity).
   using ErrorRows = std::vector<std::map<std::string, std::pair<Row, Diff>>>;

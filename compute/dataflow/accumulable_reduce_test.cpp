@@ -149,8 +149,9 @@ TEST_CASE("accumulable reduce: eligibility", "[dataflow][reduce]") {
   CHECK(is_accumulable({agg(AggregateFunc::kCountAll, c0), agg(AggregateFunc::kSumInt8, c0)}));
   CHECK(is_accumulable({}));
   CHECK_FALSE(is_accumulable({agg(AggregateFunc::kCount, c0, /*distinct=*/true)}));
-  CHECK_FALSE(is_accumulable({agg(AggregateFunc::kSumNumeric, c0)}));
-  CHECK_FALSE(is_accumulable({agg(AggregateFunc::kSumFloat, c0)}));
+  // sum(numeric) and sum(float) keep a SumAccumulator (sum_accumulator.hpp).
+  CHECK(is_accumulable({agg(AggregateFunc::kSumNumeric, c0), agg(AggregateFunc::kSumFloat, c0)}));
+  CHECK_FALSE(is_accumulable({agg(AggregateFunc::kSumFloat, c0, /*distinct=*/true)}));
   CHECK_FALSE(is_accumulable({agg(AggregateFunc::kCount, c0), agg(AggregateFunc::kMin, c0)}));
 }
 

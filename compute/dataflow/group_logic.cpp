@@ -7,6 +7,7 @@
 #include "common/array.hpp"
 #include "common/eval.hpp"
 #include "compute/dataflow/error_row.hpp"
+#include "compute/dataflow/sum_accumulator.hpp"
 
 namespace tandem::compute {
 namespace {
@@ -42,20 +43,11 @@ class AggregateState {
           return numeric_overflow();
         return Status::ok();
       }
-      case AggregateFunc::kSumNumeric: {
-        Numeric term = v.as_numeric();
-        if (mult != 1) {
-          auto m = term.mul(Numeric::from_int(mult));
-          if (!m.ok()) return m.status();
-          term = *m;
-        }
-        auto s = nsum_.add(term);
-        if (!s.ok()) return s.status();
-        nsum_ = *s;
+      case AggregateFunc::kSumNumeric:
+        sum_.add_numeric(v.as_numeric(), mult);
         return Status::ok();
-      }
       case AggregateFunc::kSumFloat:
-        fsum_ += (v.kind() == DatumKind::kFloat32 ? v.as_float32() : v.as_float64()) * static_cast<double>(mult);
+        sum_.add_float(v.kind() == DatumKind::kFloat32 ? v.as_float32() : v.as_float64(), mult);
         return Status::ok();
       case AggregateFunc::kMin:
         if (!has_best_ || compare_datums(v, best_) < 0) best_ = v, has_best_ = true;
@@ -96,13 +88,13 @@ class AggregateState {
         return Status::ok();
       }
       case AggregateFunc::kSumNumeric:
+      case AggregateFunc::kSumFloat: {
         if (!any_) return packer.push_null(), Status::ok();
-        packer.push(Datum::from_numeric(nsum_));
+        auto sum = sum_.sum_datum(agg_.func == AggregateFunc::kSumNumeric);
+        if (!sum.ok()) return sum.status();
+        packer.push(*sum);
         return Status::ok();
-      case AggregateFunc::kSumFloat:
-        if (!any_) return packer.push_null(), Status::ok();
-        packer.push(Datum::from_float64(fsum_));
-        return Status::ok();
+      }
       case AggregateFunc::kMin:
       case AggregateFunc::kMax:
         packer.push(has_best_ ? best_ : Datum::null());
@@ -135,8 +127,7 @@ class AggregateState {
   bool any_ = false;
   int64_t count_ = 0;
   i128 isum_ = 0;
-  Numeric nsum_ = Numeric::from_int(0);
-  double fsum_ = 0;
+  SumAccumulator sum_;  // sum(numeric), sum(float): shared with the accumulable reduce
   Datum best_;
   bool has_best_ = false;
   std::vector<std::string> strings_;

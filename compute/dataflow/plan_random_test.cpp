@@ -235,5 +235,30 @@ TEST_CASE("random: errors through a collated reduce", "[dataflow][random][collat
   check_all(PlanNode{Reduce{source(1), {col(0)}, aggs}}, 5);
 }
 
+// sum(numeric) and sum(float) on the accumulable path (and avg's sum and
+// count): source 1's b picks values through a join with a constant, among
+// them scales 0 to 3, NaN, both infinities and NULLs, so a group's display
+// scale, its NaN and its infinities come and go with retractions.
+TEST_CASE("random: numeric and float sums with NaN, infinities and NULLs", "[dataflow][random][collation]") {
+  auto entry = [](int b, Datum n, Datum f) {
+    return Constant::Entry{Row::pack(std::vector<Datum>{Datum::from_int32(b), n, f}), 1};
+  };
+  auto numeric = [](const char* text) { return Datum::from_numeric(*Numeric::parse(text)); };
+  Constant values{{entry(0, numeric("1.50"), Datum::from_float64(0.5)),
+                   entry(1, numeric("-2"), Datum::from_float64(-0.1)),
+                   entry(1, Datum::null(), Datum::null()),
+                   entry(2, numeric("0.001"), Datum::from_float64(0.3)),
+                   entry(3, numeric("NaN"), Datum::from_float64(NAN)),
+                   entry(4, numeric("Infinity"), Datum::from_float64(-INFINITY)),
+                   entry(4, numeric("-Infinity"), Datum::from_float64(INFINITY))},
+                  std::nullopt};
+  const PlanNode joined{Join{source(1), PlanNode{std::move(values)}, {col(1)}, {col(0)}}};
+  const std::vector<AggregateExpr> aggs{agg(AggregateFunc::kSumNumeric, 3), agg(AggregateFunc::kSumFloat, 4),
+                                        agg(AggregateFunc::kCount, 3), agg(AggregateFunc::kCountAll, 0),
+                                        agg(AggregateFunc::kMax, 3)};
+  check_all(PlanNode{Reduce{joined, {col(0)}, aggs}}, 1 + aggs.size());
+  check_all(PlanNode{Reduce{joined, {}, aggs}}, aggs.size());
+}
+
 }  // namespace
 }  // namespace tandem::compute

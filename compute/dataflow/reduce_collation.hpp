@@ -4,8 +4,9 @@
 // (Materialize's "collation").
 //
 // Parts (split_reduce), in order of first aggregate:
-//   kAccumulable   non-DISTINCT count/sum(int) → AccumulableReduceOp: folds
-//                  each update as it arrives, no arrangement.
+//   kAccumulable   non-DISTINCT count and sum (int, numeric, float; so avg,
+//                  which is sum / count) → AccumulableReduceOp: folds each
+//                  update as it arrives, no arrangement.
 //   kHierarchical  min/max (DISTINCT or not: the same value) → the multi-level
 //                  bucketed GroupOps of hierarchical_reduce.hpp.
 //   kDistinct      one per count(DISTINCT x) / sum(DISTINCT int x): a
@@ -15,8 +16,8 @@
 //                  accumulable count(x) / sum(x) per group key. NULL x is kept
 //                  through the Distinct (and ignored by count/sum), so a group
 //                  whose x are all NULL still has a row (count 0, sum NULL).
-//   kBasic         everything else (sum(numeric|float), string_agg,
-//                  array_agg, other DISTINCTs) → GroupOp with
+//   kBasic         everything else (string_agg, array_agg, other
+//                  DISTINCTs) → GroupOp with
 //                  make_reduce_logic. It reads a whole group at once; its
 //                  outputs (string_agg, array_agg) are as large as the group
 //                  anyway.

@@ -7,8 +7,9 @@
 // /proc/PID/clear_refs) during the load, and during hydration plus point
 // lookups, stays within the idle server's resident set plus the budget plus
 // the fixed overhead stated below; so do a streamed scan and aggregates over
-// every row (count/sum, one filtered, min/max, count(DISTINCT), and all of
-// them in one Reduce), each answering exactly.
+// every row (count/sum, one filtered, min/max, count(DISTINCT), all of
+// them in one Reduce, sums of numeric and float and avg), each answering
+// exactly.
 //
 // The fixed overhead (kOverheadBytes) covers what the budget does not
 // count and what does not grow with the data: the decoded-block cache (an
@@ -170,6 +171,10 @@ TEST_CASE("an index over several times the memory budget hydrates within it", "[
       {"SELECT count(DISTINCT b) FROM t", std::to_string(kRows)},  // every pad differs
       {"SELECT count(*), sum(a), min(a), max(a), count(DISTINCT b) FROM t",
        count_sum + "|" + min_max + "|" + std::to_string(kRows)},
+      // sum(numeric), sum(float) and avg accumulate too (sum_accumulator.hpp).
+      {"SELECT sum(a * 0.25), sum(a::float8 * 0.25) * 4 = " + std::to_string(sum) + ", avg(a) * 2 = " +
+           std::to_string(kRows - 1) + " FROM t",
+       std::to_string(sum / 4) + "." + std::to_string(sum % 4 * 25 + 100).substr(1) + "|t|t"},
   };
   reset_peak(server.pid());
   CHECK(streamed_rows(conn, "SELECT a, b FROM t") == kRows);
