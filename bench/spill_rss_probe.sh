@@ -4,7 +4,8 @@
 # --memory-limit BUDGET, then builds an index on a, and prints the server's
 # VmHWM/VmRSS after each stage (idle, loaded, hydrated, aggregated: count
 # and sum, minmax: min and max, mixed: count, sum, min and max in one
-# Reduce, distinct: count(DISTINCT b), all: the five together, scanned: every row streamed to /dev/null
+# Reduce, distinct: count(DISTINCT b), all: the five together, sums: sum and
+# avg of numeric and sum of float, scanned: every row streamed to /dev/null
 # through the index), the peak being reset (/proc/PID/clear_refs) between stages. TENV is passed to
 # the server's environment (e.g. TENV=MALLOC_ARENA_MAX=1). Needs psql.
 set -u
@@ -35,6 +36,8 @@ $P -c "SELECT count(DISTINCT b) FROM t"
 hwm distinct; echo 5 > /proc/$PID/clear_refs
 $P -c "SELECT count(*), sum(a), min(a), max(a), count(DISTINCT b) FROM t"
 hwm all; echo 5 > /proc/$PID/clear_refs
+$P -c "SELECT sum(a * 0.25), sum(a::float8 * 0.25), avg(a * 0.25) FROM t"
+hwm sums; echo 5 > /proc/$PID/clear_refs
 $P -c "SELECT a, b FROM t" > /dev/null
 hwm scanned
 kill $PID; wait $PID 2>/dev/null; rm -rf "$DIR" "$DIR.log"
