@@ -7,7 +7,7 @@
 // (kSumNumeric) or sum(float4|float8) (kSumFloat). The last two keep a
 // SumAccumulator (sum_accumulator.hpp): counts of NaN and the infinities,
 // and per display scale a count and an exact coefficient sum (numeric), or
-// a fixed-point sum of value · 2^24 (float), as Materialize does; the
+// the exact sum of the finite terms (float, exact_float_sum.hpp); the
 // recompute uses the same accumulator, so the two agree exactly and a
 // retraction undoes its insertion.
 //

@@ -6,16 +6,7 @@
 namespace tandem::compute {
 namespace {
 
-constexpr double kFloatScale = 16777216.0;  // 2^24, Materialize's FLOAT_SCALE
-constexpr double kI128Bound = 170141183460469231731687303715884105728.0;  // 2^127
-
 Status float_overflow() { return Status::error(sqlstate::kNumericValueOutOfRange, "value out of range: overflow"); }
-
-// a += b * diff, false on overflow.
-bool add_product(i128* a, i128 b, Diff diff) {
-  i128 term;
-  return !__builtin_mul_overflow(b, static_cast<i128>(diff), &term) && !__builtin_add_overflow(*a, term, a);
-}
 
 u128 magnitude(i128 v) { return v < 0 ? u128{0} - static_cast<u128>(v) : static_cast<u128>(v); }
 
@@ -51,12 +42,7 @@ void SumAccumulator::add_float(double v, Diff diff) {
   } else if (std::isinf(v)) {
     (v > 0 ? pos_infs_ : neg_infs_) += diff;
   } else {
-    const double scaled = v * kFloatScale;
-    if (!(std::fabs(scaled) < kI128Bound)) {
-      out_of_range_ += diff;  // counted, so its retraction undoes it
-    } else if (!add_product(&fixed_, static_cast<i128>(scaled), diff)) {  // truncated toward zero
-      overflowed_ = true;
-    }
+    exact_.add(v, diff);
   }
 }
 
@@ -64,13 +50,13 @@ void SumAccumulator::merge(const SumAccumulator& other) {
   nans_ += other.nans_;
   pos_infs_ += other.pos_infs_;
   neg_infs_ += other.neg_infs_;
-  out_of_range_ += other.out_of_range_;
-  if (other.overflowed_ || __builtin_add_overflow(fixed_, other.fixed_, &fixed_)) overflowed_ = true;
+  exact_.merge(other.exact_);
+  overflowed_ = overflowed_ || other.overflowed_;
   for (const ScaleSum& s : other.scales_) add_scale(s.scale, s.count, s.coef_sum);
 }
 
 bool SumAccumulator::is_zero() const {
-  return nans_ == 0 && pos_infs_ == 0 && neg_infs_ == 0 && out_of_range_ == 0 && fixed_ == 0 && scales_.empty();
+  return nans_ == 0 && pos_infs_ == 0 && neg_infs_ == 0 && exact_.is_zero() && scales_.empty();
 }
 
 Result<Numeric> SumAccumulator::numeric_sum() const {
@@ -103,8 +89,9 @@ Result<double> SumAccumulator::float_sum() const {
   if (nans_ > 0 || (pos_infs_ > 0 && neg_infs_ > 0)) return std::nan("");
   if (pos_infs_ > 0) return HUGE_VAL;
   if (neg_infs_ > 0) return -HUGE_VAL;
-  if (overflowed_ || out_of_range_ != 0) return float_overflow();
-  return static_cast<double>(fixed_) / kFloatScale;
+  const double sum = exact_.value();
+  if (std::isinf(sum)) return float_overflow();
+  return sum;
 }
 
 Result<Datum> SumAccumulator::sum_datum(bool numeric) const {

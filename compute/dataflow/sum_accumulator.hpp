@@ -14,20 +14,15 @@
 //   NaN if any NaN, or both infinities, are present; else ±Infinity if
 //   present; 22003 "value overflows numeric format" if the integer part
 //   needs more than 38 digits.
-// Float: as Materialize, a finite value v adds trunc(v · 2^24) to an i128
-// fixed-point sum, so additions commute and retract exactly; the result is
-// that sum / 2^24, precise to 2^-24 (about 6e-8) per term (PostgreSQL, which
-// adds doubles in input order, prints 0.30000000000000004 for 0.1 + 0.2;
-// this prints 0.2999999523162842). NaN if any NaN or both infinities; else
-// ±Infinity if present; 22003 "value out of range: overflow" while a term
-// with |v| >= 2^103 (about 1e31, where v · 2^24 leaves the i128 range: such
-// terms are counted, so deleting them clears the error) is present, or once
-// the sum itself left that range. PostgreSQL sums such doubles.
+// Float: NaN if any NaN or both infinities; else ±Infinity if present;
+// else the exact sum of the finite terms rounded once (ExactFloatSum, which
+// says how that compares with PostgreSQL's in-order sum); 22003 "value out
+// of range: overflow" when it is beyond the largest double.
 //
 // A numeric scale's coefficient sum has 256 bits, so partial sums never
-// overflow (the result is checked once); overflow of the float fixed-point
-// sum (2^127) is sticky: the result stays 22003 until the group is empty
-// again, as for the integer sums.
+// overflow (the result is checked once); overflow of a scale's count is
+// sticky: the result stays 22003 until the group is empty again, as for
+// the integer sums.
 // Threading: a plain value, per worker.
 #pragma once
 
@@ -39,6 +34,7 @@
 #include "common/status.hpp"
 #include "common/timestamp.hpp"
 #include "common/u256.hpp"
+#include "compute/dataflow/exact_float_sum.hpp"
 
 namespace tandem::compute {
 
@@ -69,8 +65,7 @@ class SumAccumulator {
   i128 nans_ = 0;
   i128 pos_infs_ = 0;
   i128 neg_infs_ = 0;
-  i128 out_of_range_ = 0;         // float: finite, |v · 2^24| >= 2^127
-  i128 fixed_ = 0;                // float: Σ trunc(v · 2^24) · diff
+  ExactFloatSum exact_;           // float: the finite terms
   std::vector<ScaleSum> scales_;  // numeric: by scale, few entries
   bool overflowed_ = false;
 };
