@@ -73,6 +73,35 @@ std::string shard_data_end(ShardId shard) {
   return key;
 }
 
+std::pair<std::string, std::string> staged_range(ShardId shard, uint64_t stage) {
+  return {shard_part_bound(shard, kStagedTimeBit | stage, kStagedPart),
+          shard_part_bound(shard, kStagedTimeBit | stage, kStagedPart + 1)};
+}
+
+std::string staged_marker_key(ShardId shard, uint64_t stage) {
+  std::string key(kStagedMarkerPrefix);
+  put_be64(&key, shard);
+  put_be64(&key, stage);
+  return key;
+}
+
+std::optional<std::pair<ShardId, uint64_t>> decode_staged_marker_key(std::string_view key) {
+  if (key.size() != kStagedMarkerPrefix.size() + 16 || !key.starts_with(kStagedMarkerPrefix)) return std::nullopt;
+  key.remove_prefix(kStagedMarkerPrefix.size());
+  return std::make_pair(get_be64(key.substr(0, 8)), get_be64(key.substr(8, 8)));
+}
+
+std::string encode_staged_ref(uint64_t stage) {
+  std::string value;
+  put_be64(&value, stage);
+  return value;
+}
+
+std::optional<uint64_t> decode_staged_ref(std::string_view value) {
+  if (value.size() != 8) return std::nullopt;
+  return get_be64(value);
+}
+
 std::optional<DataKey> decode_shard_data_key(std::string_view key) {
   if (key.size() != 17 && key.size() != 21) return std::nullopt;
   uint32_t chunk = 0;

@@ -16,6 +16,15 @@
 // RocksDB value grows with a statement or a table. Keys written before
 // chunks existed are 17 bytes (no chunk) and read as chunk 0.
 //
+// Staged appends (one large COPY, see "Staged appends" in
+// storage/shard_store.hpp) keep their chunks at time staged_time(stage), a
+// time with the top bit set that no upper ever reaches, as kStagedPart;
+// while the append is pending, `meta` holds its marker key
+// "staged/" | be64(shard) | be64(stage). Its commit deletes the marker and
+// puts one kStagedRefPart key at the append's time whose value is
+// be64(stage): readers then read the stage's chunks as that time's appended
+// updates (shard_scan.hpp).
+//
 // `meta` family, one key per shard:
 //   key   = "shard/" | be64(shard)
 //   value = be64(upper) | be64(since) | be64(base_time)
@@ -34,6 +43,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/timestamp.hpp"
@@ -44,6 +54,11 @@ namespace tandem::storage {
 inline constexpr uint8_t kCompactedPart = 0;
 inline constexpr uint8_t kAppendPart = 1;
 inline constexpr uint8_t kRunPart = 2;
+inline constexpr uint8_t kStagedRefPart = 3;
+inline constexpr uint8_t kStagedPart = 4;
+// Times at and above this bit hold staged chunks (never a real time).
+inline constexpr Timestamp kStagedTimeBit = Timestamp{1} << 63;
+inline constexpr std::string_view kStagedMarkerPrefix = "staged/";
 inline constexpr std::string_view kShardMetaPrefix = "shard/";
 // The encoded size at which a stored batch is cut into another chunk.
 inline constexpr size_t kMaxChunkBytes = size_t{1} << 20;
@@ -56,6 +71,14 @@ std::string shard_data_bound(ShardId shard, Timestamp time);
 std::string shard_part_bound(ShardId shard, Timestamp time, uint8_t part);
 // The least key past every key of `shard`.
 std::string shard_data_end(ShardId shard);
+
+// The key range of a stage's chunks: [first, second).
+std::pair<std::string, std::string> staged_range(ShardId shard, uint64_t stage);
+std::string staged_marker_key(ShardId shard, uint64_t stage);
+// (shard, stage) of a marker key.
+std::optional<std::pair<ShardId, uint64_t>> decode_staged_marker_key(std::string_view key);
+std::string encode_staged_ref(uint64_t stage);
+std::optional<uint64_t> decode_staged_ref(std::string_view value);
 
 struct DataKey {
   ShardId shard = 0;

@@ -262,7 +262,14 @@ Status ShardStore::validate(Request& request, Group& g) {
                                "append to " + name() + " would move its upper back from " +
                                    ts(a.expected_upper) + " to " + ts(a.new_upper));
         }
-        if (!a.encoded.empty() &&
+        if (a.staged != 0) {
+          TANDEM_RETURN_IF_ERROR(validate_staged(a, p));
+          // Its chunks become visible with this commit (stored with the
+          // shard's metadata).
+          const Stage& stage = staging_.find({a.shard, a.staged})->second;
+          p.stored_batches += stage.chunks;
+          p.stored_bytes += stage.bytes;
+        } else if (!a.encoded.empty() &&
             (!a.updates.empty() || a.encoded_time < a.expected_upper || a.encoded_time >= a.new_upper)) {
           return Status::error(sqlstate::kInternalError,
                                "append to " + name() + " has encoded updates at " + ts(a.encoded_time) +
@@ -280,7 +287,7 @@ Status ShardStore::validate(Request& request, Group& g) {
         p.frontiers.upper = a.new_upper;
         // An upper-only advance that need not survive a crash leaves the
         // stored record as it is (shard_types.hpp, durable_upper).
-        if (a.durable_upper || !a.updates.empty() || !a.encoded.empty()) p.meta_dirty = true;
+        if (a.durable_upper || !a.updates.empty() || !a.encoded.empty() || a.staged != 0) p.meta_dirty = true;
       }
       for (auto& [id, p] : scratch) group[id] = p;
       return Status::ok();
@@ -325,6 +332,7 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
       switch (request->kind) {
         case Request::Kind::kAppend:
           for (ShardAppend& a : request->appends) {
+            if (a.staged != 0) write_staged_commit(a, &batch);
             if (Stored stored = encode_append(a, &batch, data); stored.bytes > 0) {
               PendingShard& p = group.shards[a.shard];
               p.appended_bytes += stored.bytes;
@@ -344,9 +352,14 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
           const ShardId shard = request->shard;
           const Timestamp since = request->time;
           if (request->kind == Request::Kind::kRewrite) {
-            // The history below since, then the runs: the staged base (and
-            // the appends at since) stay.
+            // The history below since (with the chunks of the staged
+            // appends it folded), then the runs: the staged base (and the
+            // appends at since) stay.
             batch.DeleteRange(data, shard_data_bound(shard, 0), shard_data_bound(shard, since));
+            for (uint64_t stage : request->folded_stages) {
+              auto [first, last] = staged_range(shard, stage);
+              batch.DeleteRange(data, first, last);
+            }
             batch.DeleteRange(data, shard_part_bound(shard, since, kRunPart),
                               shard_part_bound(shard, since, kRunPart + 1));
           } else if (request->clear_staged) {
@@ -392,7 +405,15 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
     }
   } else {
     for (auto& request : requests) {
-      if (request->kind == Request::Kind::kRewrite && request->result.is_ok()) {
+      if (request->kind == Request::Kind::kAppend && request->result.is_ok()) {
+        for (const ShardAppend& a : request->appends) {
+          if (a.staged == 0) continue;
+          // Counted for the rewrite policy like an appended batch.
+          PendingShard& p = group.shards[a.shard];
+          p.appended_bytes += settle_staged(a);
+          ++p.appended_batches;
+        }
+      } else if (request->kind == Request::Kind::kRewrite && request->result.is_ok()) {
         ++stats_.compactions;
       } else if (request->kind == Request::Kind::kStage && request->result.is_ok()) {
         stats_.staged_chunks += request->chunks.size();

@@ -80,6 +80,9 @@ struct ShardStore::Request {
   uint64_t removed_bytes = 0;
   uint64_t base_batches = 0;
   uint64_t base_bytes = 0;
+  // kRewrite: committed staged appends below `time` it folds; their chunks
+  // are deleted with the history.
+  std::vector<uint64_t> folded_stages;
   Done done;
   Status result;  // set by validation, then by the write
 };

@@ -257,8 +257,10 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
   uint64_t folded_bytes = 0;
   uint64_t folded_batches = 0;
   std::optional<Timestamp> last_time;
-  TANDEM_RETURN_IF_ERROR(
-      scan_shard_keys(durable_, shard, 0, since, hold.snapshot, [&](const DataKey& key, std::string_view value) {
+  std::vector<uint64_t> folded_stages;
+  TANDEM_RETURN_IF_ERROR(scan_shard_keys(
+      durable_, shard, 0, since, hold.snapshot,
+      [&](const DataKey& key, std::string_view value) {
         if (key.part == kRunPart || (key.part == kCompactedPart && key.time > base_time)) {
           return Status::ok();  // left by an interrupted rewrite
         }
@@ -282,7 +284,8 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
         }
         if (reader.corrupt()) return Status::error(sqlstate::kDataCorrupted, "undecodable update batch");
         return Status::ok();
-      }));
+      },
+      [&](uint64_t stage) { folded_stages.push_back(stage); }));
   consolidate_rows(&buffer);
 
   auto run_cursor = [&](const Run& run) {
@@ -336,6 +339,7 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
   commit->removed_bytes = removed_bytes;
   commit->base_batches = out_chunk + commit->chunks.size();
   commit->base_bytes = out.written();
+  commit->folded_stages = std::move(folded_stages);
   return submit(std::move(commit));
 }
 

@@ -32,38 +32,73 @@ Status scan_visible(const DurableStore& durable, ShardId shard, Timestamp lower,
   return scan_shard(durable, shard, lower, upper, snapshot, base_time, visit);
 }
 
-Status scan_shard_keys(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
-                       const rocksdb::Snapshot* snapshot,
-                       const std::function<Status(const DataKey&, std::string_view)>& visit) {
-  if (lower >= upper) return Status::ok();
-  std::string begin = shard_data_bound(shard, lower);
-  std::string end = shard_data_bound(shard, upper);
+namespace {
+
+// Iterates [begin, end) of the shards family at `snapshot`, not filling
+// the block cache (a scan reads each stored batch once: caching its blocks
+// would only evict others, and a block of a large batch is as large as the
+// batch).
+Status scan_range(const DurableStore& durable, ShardId shard, const std::string& begin, const std::string& end,
+                  const rocksdb::Snapshot* snapshot,
+                  const std::function<Status(std::string_view, std::string_view)>& visit) {
   rocksdb::Slice begin_slice(begin);
   rocksdb::Slice end_slice(end);
   rocksdb::ReadOptions options;
   options.snapshot = snapshot;
   options.iterate_lower_bound = &begin_slice;
   options.iterate_upper_bound = &end_slice;
-  // A scan reads each stored batch once: caching its blocks would only
-  // evict others (and a block of a large batch is as large as the batch).
   options.fill_cache = false;
-  std::unique_ptr<rocksdb::Iterator> it(
-      durable.db()->NewIterator(options, durable.handle(Family::kShards)));
+  std::unique_ptr<rocksdb::Iterator> it(durable.db()->NewIterator(options, durable.handle(Family::kShards)));
   for (it->Seek(begin_slice); it->Valid(); it->Next()) {
     rocksdb::Slice key = it->key();
-    auto decoded = decode_shard_data_key(std::string_view(key.data(), key.size()));
-    if (!decoded || decoded->shard != shard) {
-      return Status::error(sqlstate::kDataCorrupted,
-                           "malformed key in shard " + std::to_string(shard));
-    }
     rocksdb::Slice value = it->value();
-    TANDEM_RETURN_IF_ERROR(visit(*decoded, std::string_view(value.data(), value.size())));
+    TANDEM_RETURN_IF_ERROR(
+        visit(std::string_view(key.data(), key.size()), std::string_view(value.data(), value.size())));
   }
   if (!it->status().ok()) {
     return Status::error(sqlstate::kIoError,
                          "reading shard " + std::to_string(shard) + ": " + it->status().ToString());
   }
   return Status::ok();
+}
+
+Status malformed_key(ShardId shard) {
+  return Status::error(sqlstate::kDataCorrupted, "malformed key in shard " + std::to_string(shard));
+}
+
+}  // namespace
+
+Status scan_stage_chunks(const DurableStore& durable, ShardId shard, uint64_t stage,
+                         const rocksdb::Snapshot* snapshot,
+                         const std::function<Status(uint32_t, std::string_view)>& visit) {
+  auto [begin, end] = staged_range(shard, stage);
+  return scan_range(durable, shard, begin, end, snapshot, [&](std::string_view key, std::string_view value) {
+    auto decoded = decode_shard_data_key(key);
+    if (!decoded || decoded->shard != shard) return malformed_key(shard);
+    return visit(decoded->chunk, value);
+  });
+}
+
+Status scan_shard_keys(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
+                       const rocksdb::Snapshot* snapshot,
+                       const std::function<Status(const DataKey&, std::string_view)>& visit,
+                       const std::function<void(uint64_t)>& on_staged) {
+  upper = std::min(upper, kStagedTimeBit);
+  if (lower >= upper) return Status::ok();
+  return scan_range(durable, shard, shard_data_bound(shard, lower), shard_data_bound(shard, upper), snapshot,
+                    [&](std::string_view key, std::string_view value) {
+                      auto decoded = decode_shard_data_key(key);
+                      if (!decoded || decoded->shard != shard) return malformed_key(shard);
+                      if (decoded->part != kStagedRefPart) return visit(*decoded, value);
+                      auto stage = decode_staged_ref(value);
+                      if (!stage) return malformed_key(shard);
+                      if (on_staged) on_staged(*stage);
+                      return scan_stage_chunks(durable, shard, *stage, snapshot,
+                                               [&](uint32_t chunk, std::string_view chunk_value) {
+                                                 return visit(DataKey{shard, decoded->time, kAppendPart, chunk},
+                                                              chunk_value);
+                                               });
+                    });
 }
 
 Status scan_shard(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,

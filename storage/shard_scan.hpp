@@ -29,11 +29,22 @@ Result<Timestamp> stored_base_time(const DurableStore& durable, ShardId shard, c
 
 // Calls `visit(key, value)` for every stored key of `shard` with lower <=
 // time < upper, in key order, whatever its part; a non-ok Status from
-// `visit` ends the scan and is returned. The value view is valid only during
-// the call. Errors: 58030 on a RocksDB failure, XX001 on a malformed key.
+// `visit` ends the scan and is returned. A committed staged append's
+// reference (kStagedRefPart) is resolved: its stage's chunks are visited
+// in its place as kAppendPart chunks at the reference's time, after
+// `on_staged(stage)` (when given) is called. Staged times are never
+// reached (upper is clamped below kStagedTimeBit). The value view is valid
+// only during the call. Errors: 58030 on a RocksDB failure, XX001 on a
+// malformed key or reference.
 Status scan_shard_keys(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
                        const rocksdb::Snapshot* snapshot,
-                       const std::function<Status(const DataKey&, std::string_view)>& visit);
+                       const std::function<Status(const DataKey&, std::string_view)>& visit,
+                       const std::function<void(uint64_t)>& on_staged = nullptr);
+// Calls `visit(chunk, value)` for every chunk of a stage (pending or
+// committed), in chunk order. Errors as scan_shard_keys.
+Status scan_stage_chunks(const DurableStore& durable, ShardId shard, uint64_t stage,
+                         const rocksdb::Snapshot* snapshot,
+                         const std::function<Status(uint32_t, std::string_view)>& visit);
 
 // Calls `visit(time, row, diff)` for every stored update of `shard` with
 // lower <= time < upper, in key order (time ascending), that a reader sees:

@@ -32,7 +32,7 @@ std::string ts(Timestamp t) { return std::to_string(t); }
 // and their value bytes into `out`, whose base_time it sets.
 Status count_visible(const DurableStore& durable, ShardId shard, const rocksdb::Snapshot* snapshot, ShardStorage* out) {
   TANDEM_ASSIGN_OR_RETURN(out->base_time, stored_base_time(durable, shard, snapshot));
-  out->stored_batches = out->stored_bytes = 0;
+  out->stored_batches = out->stored_bytes = out->pending_chunks = 0;
   // Counted per key, not per update: the values are only measured.
   std::string begin = shard_data_bound(shard, 0);
   std::string end = shard_data_end(shard);
@@ -42,9 +42,21 @@ Status count_visible(const DurableStore& durable, ShardId shard, const rocksdb::
   options.iterate_upper_bound = &end_slice;
   options.fill_cache = false;
   std::unique_ptr<rocksdb::Iterator> it(durable.db()->NewIterator(options, durable.handle(Family::kShards)));
+  // References sort before the stages' chunks (staged times are last).
+  std::set<uint64_t> committed;
   for (it->Seek(begin); it->Valid(); it->Next()) {
     auto key = decode_shard_data_key(std::string_view(it->key().data(), it->key().size()));
     if (!key || key->part == kRunPart || (key->part == kCompactedPart && key->time > out->base_time)) continue;
+    if (key->part == kStagedRefPart) {
+      if (auto stage = decode_staged_ref(std::string_view(it->value().data(), it->value().size()))) {
+        committed.insert(*stage);
+      }
+      continue;
+    }
+    if (key->part == kStagedPart && committed.count(key->time & ~kStagedTimeBit) == 0) {
+      ++out->pending_chunks;
+      continue;
+    }
     ++out->stored_batches;
     out->stored_bytes += it->value().size();
   }
@@ -97,6 +109,7 @@ Result<std::unique_ptr<ShardStore>> ShardStore::open(DurableStore& durable, Shar
     return Status::error(sqlstate::kIoError, "reading shard metadata: " + it->status().ToString());
   }
   it.reset();
+  TANDEM_RETURN_IF_ERROR(store->clear_pending_stages());
   store->committer_ = std::thread([s = store.get()] {
     pthread_setname_np(pthread_self(), "shard-commit");
     s->committer_loop();

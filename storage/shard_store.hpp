@@ -68,6 +68,21 @@
 // staged keys, which the next rewrite clears (a rewrite at the same since
 // deletes them first; a later one deletes everything below its since).
 //
+// Staged appends (shard_staging.cpp): an append too large to hold in
+// memory (one COPY of any size) is written before its time is known, in
+// pieces, by its one owner: begin_staged() puts a pending marker in `meta`,
+// stage() writes each piece as chunks at the stage's own key range (a time
+// no scan reaches, shard_codec.hpp), both directly and unsynced (nothing
+// reads them, so the committer's ordering is not needed; the WAL is
+// sequential, so the commit's fsync makes them durable). The commit is an
+// ordinary append naming the stage (ShardAppend::staged) through the
+// committer: in its group's one WriteBatch it deletes the marker and puts a
+// reference at the append's time, so readers see every staged update at
+// that time, or none. abort_staged() deletes the chunks and the marker;
+// open() does the same for every marker a crash left. Compaction reads a
+// reference's chunks like appended ones and its commit deletes them with
+// the history below since; a drop deletes them with the shard.
+//
 // Threading: every public method is thread-safe. append(), create_shard(),
 // drop_shard(), advance_uppers() block until their group is durable;
 // append_async() does not. The store must be destroyed before its
@@ -108,9 +123,14 @@
 #include "storage/shard_codec.hpp"
 #include "storage/shard_types.hpp"
 
+namespace rocksdb {
+class WriteBatch;
+}  // namespace rocksdb
+
 namespace tandem::storage {
 
 class ShardListener;
+struct PendingShard;
 
 struct ShardStoreStats {
   uint64_t write_batches = 0;  // RocksDB writes (one fsync each when syncing)
@@ -141,6 +161,7 @@ struct ShardStorage {
   Timestamp base_time = 0;
   uint64_t stored_batches = 0;  // keys (chunks) a reader would visit
   uint64_t stored_bytes = 0;    // their value bytes
+  uint64_t pending_chunks = 0;  // chunks of stages not committed
 };
 
 class ShardStore {
@@ -239,6 +260,22 @@ class ShardStore {
   Status scan_history(ShardId shard, Timestamp as_of, Timestamp until,
                       const std::function<void(Timestamp, std::string_view, Diff)>& visit) const;
 
+  // ---- staged appends (see "Staged appends" above) ----
+  // A new pending stage of `shard` (its id, > 0), its marker written.
+  // 42704 if the shard does not exist.
+  Result<uint64_t> begin_staged(ShardId shard);
+  // Writes `encoded` (a batch value, shard_codec.hpp) as the stage's next
+  // chunks. One caller per stage at a time. 42704 for an unknown stage.
+  Status stage(ShardId shard, uint64_t stage, std::string_view encoded);
+  // Deletes a pending stage's chunks and marker (a no-op for an unknown or
+  // committed stage).
+  Status abort_staged(ShardId shard, uint64_t stage);
+  // Calls `visit(row, diff)` for every update of a stage, pending or
+  // committed and not yet compacted away, one chunk in memory at a time.
+  Status scan_staged(ShardId shard, uint64_t stage, const std::function<void(std::string_view, Diff)>& visit) const;
+  // Pending stages (begun, neither committed nor aborted).
+  size_t pending_stages() const;
+
   // A listener that delivers every update at times > as_of, in time order,
   // each exactly once (see storage/shard_listener.hpp). While it lives it
   // holds the shard's since at or below the as_of of what it has delivered.
@@ -285,6 +322,24 @@ class ShardStore {
   };
 
   ShardStore(DurableStore& durable, ShardCompactionOptions options);
+
+  // Staged appends (shard_staging.cpp). A stage begun and not yet
+  // committed or aborted.
+  struct Stage {
+    uint64_t incarnation = 0;  // of its shard at begin_staged
+    uint32_t chunks = 0;       // chunks written so far
+    uint64_t bytes = 0;
+  };
+  // At open: deletes every stage a crash left pending and picks the next
+  // stage id above every stored one.
+  Status clear_pending_stages();
+  // REQUIRES mutex_ held. Checks an append naming a stage against `p`.
+  Status validate_staged(const ShardAppend& append, const PendingShard& p) const;
+  // Puts the reference and deletes the marker of a validated staged append.
+  void write_staged_commit(const ShardAppend& append, rocksdb::WriteBatch* batch);
+  // REQUIRES mutex_ held, after the commit is durable: forgets the stage
+  // `append` committed; returns its bytes (for the compaction policy).
+  uint64_t settle_staged(const ShardAppend& append);
 
   void enqueue(std::unique_ptr<Request> request);
   Status submit(std::unique_ptr<Request> request);  // enqueue and wait
@@ -342,6 +397,9 @@ class ShardStore {
   bool compaction_stopping_ = false;
   std::condition_variable compaction_cv_;       // compaction thread: work
   std::condition_variable compaction_idle_cv_;  // wait_for_compaction
+
+  std::map<std::pair<ShardId, uint64_t>, Stage> staging_;
+  uint64_t next_stage_ = 1;
 
   ShardStoreStats stats_;
   // Listener calls inside next_impl; the destructor waits for them to leave

@@ -46,6 +46,10 @@ struct ShardAppend {
   // it off the committer's thread and skip a copy and a sort per row.
   std::string encoded;
   Timestamp encoded_time = 0;
+  // Instead of `updates` and `encoded` (not both): a staged append's id
+  // (ShardStore::begin_staged, non-zero), whose chunks become the updates at
+  // `encoded_time`. The commit writes one small reference, not the rows.
+  uint64_t staged = 0;
   // False: an append without updates whose advance of the upper need not
   // survive a crash (nothing is written for it; after a restart the shard's
   // upper may be back where its last stored append left it). Only for
