@@ -191,10 +191,26 @@ std::vector<std::shared_ptr<SourceFeed>> InputHandle::subscribe(Waker waker) {
   return feeds;
 }
 
+void InputHandle::seal_history(std::size_t worker) {
+  std::vector<Chunk>& chunks = history_[worker];
+  if (chunks.empty()) return;
+  // Released chunks are all before the frontier.
+  Batcher batcher(history_upper_[worker]);
+  for (const Chunk& c : chunks) {
+    for (const Update& u : *c) batcher.push(u.val.bytes(), {}, u.time, u.diff);
+  }
+  append_merging(history_batches_[worker], batcher.seal(frontier_));
+  history_upper_[worker] = frontier_;
+  chunks.clear();
+}
+
 SnapshotLoader::SnapshotLoader(InputHandle& input, Timestamp time) : input_(input), time_(time) {
   std::lock_guard lock(input.mutex_);
-  assert(input.subscribers_.empty() && input.buffered_.empty() && input.shared_.empty() && time >= input.frontier_);
-  for (std::size_t w = 0; w < input.workers_; ++w) batchers_.emplace_back(input.history_upper_[w]);
+  assert(input.buffered_.empty() && input.shared_.empty() && time >= input.frontier_);
+  for (std::size_t w = 0; w < input.workers_; ++w) {
+    input.seal_history(w);
+    batchers_.emplace_back(input.history_upper_[w]);
+  }
 }
 
 void SnapshotLoader::push(RowRef row, Diff diff) {
@@ -204,12 +220,33 @@ void SnapshotLoader::push(RowRef row, Diff diff) {
 void SnapshotLoader::finish() {
   std::vector<BatchPtr> sealed;
   for (Batcher& batcher : batchers_) sealed.push_back(batcher.seal(time_ + 1));
-  std::lock_guard lock(input_.mutex_);
-  for (std::size_t w = 0; w < sealed.size(); ++w) {
-    append_merging(input_.history_batches_[w], std::move(sealed[w]));
-    input_.history_upper_[w] = time_ + 1;
+  std::vector<bool> fed(sealed.size(), false);
+  std::vector<std::pair<InputHandle::Waker, std::size_t>> others;
+  {
+    std::lock_guard lock(input_.mutex_);
+    input_.frontier_ = std::max(input_.frontier_, time_ + 1);
+    for (auto& subscription : input_.subscribers_) {
+      for (std::size_t w = 0; w < sealed.size(); ++w) {
+        auto feed = subscription.feeds[w].lock();
+        if (!feed) continue;
+        feed->push_history({sealed[w]});
+        feed->push(nullptr, nullptr, input_.frontier_);
+        if (subscription.waker) {
+          others.emplace_back(subscription.waker, w);
+        } else {
+          fed[w] = true;
+        }
+      }
+    }
+    for (std::size_t w = 0; w < sealed.size(); ++w) {
+      append_merging(input_.history_batches_[w], std::move(sealed[w]));
+      input_.history_upper_[w] = time_ + 1;
+    }
   }
-  input_.frontier_ = std::max(input_.frontier_, time_ + 1);
+  for (std::size_t w = 0; w < fed.size(); ++w) {
+    if (fed[w]) input_.waker_(w);
+  }
+  for (auto& [waker, w] : others) waker(w);
 }
 
 }  // namespace tandem::compute

@@ -23,7 +23,10 @@
 // A table's contents at boot (or when a runtime is added) arrive through a
 // SnapshotLoader instead: streamed from storage straight into one Batcher
 // per worker, which cuts spilled runs under the budget, and sealed as one
-// history batch per worker, so they are never held as Update vectors.
+// history batch per worker, so they are never held as Update vectors. A
+// live input takes one large write the same way (a COPY staged in storage,
+// read back piecewise): the sealed batches also go to every subscriber as
+// history, which its SourceOp walks a step at a time.
 //
 // Threading: any thread may call send/advance_to (one feeder at a time);
 // subscribe is called by workers while rendering. A mutex guards the log and
@@ -43,10 +46,12 @@ namespace tandem::compute {
 
 class InputHandle;
 
-// Feeds a fresh input the contents of its collection as of one time, in
-// pieces of any size (see "SnapshotLoader" above). finish() releases them
-// as advance_to(time + 1) would. Dropping a loader unfinished releases
-// nothing. Threading: one thread; the input is not used meanwhile.
+// Feeds an input the updates of one time, in pieces of any size (see
+// "SnapshotLoader" above): a fresh input its collection's contents, a live
+// one a large write. finish() releases them as advance_to(time + 1) would,
+// to the history and every subscriber. Dropping a loader unfinished
+// releases nothing. Threading: one thread; the input is not used
+// meanwhile.
 class SnapshotLoader {
  public:
   // A row of the collection with its multiplicity (rows may repeat).
@@ -88,7 +93,8 @@ class InputHandle {
   void advance_to(Timestamp frontier);
   Timestamp frontier() const;
 
-  // REQUIRES nothing sent or subscribed yet, time >= frontier().
+  // REQUIRES nothing sent and not yet released (advance_to first),
+  // time >= frontier().
   SnapshotLoader load_snapshot(Timestamp time) { return SnapshotLoader(*this, time); }
 
   // Released chunks of at least this many updates become history batches.
@@ -111,6 +117,9 @@ class InputHandle {
   // chunks into history batches once they are large.
   void append_history(std::size_t worker, Chunk chunk);
   static void append_chunk(std::vector<Chunk>& chunks, Chunk chunk);
+  // Turns a worker's history chunks into a history batch ending at
+  // frontier_ (a loader's batch follows it). REQUIRES mutex_ held.
+  void seal_history(std::size_t worker);
 
   const std::size_t workers_;
   Waker waker_;

@@ -149,3 +149,46 @@ TEST_CASE("a snapshot loaded in pieces becomes one history batch per worker at i
     CHECK(late.updates == expected);
   }
 }
+
+TEST_CASE("a write loaded in pieces into a live input reaches its subscribers and later ones once, at its time") {
+  for (const std::size_t workers : {std::size_t{1}, std::size_t{2}}) {
+    std::size_t wakes = 0;
+    InputHandle input(workers, [&](std::size_t) { ++wakes; });
+    std::map<std::pair<std::string, Timestamp>, Diff> expected;
+    // Small writes before: released as chunks, not yet history batches.
+    for (Timestamp t = 3; t < 6; ++t) {
+      input.send(update(-static_cast<int>(t), t).val, t, 1);
+      expected[{std::string(update(-static_cast<int>(t), t).val.bytes()), t}] += 1;
+      input.advance_to(t + 1);
+    }
+    auto live = input.subscribe();
+    Drained before = drain(live);
+    CHECK(before.frontier == 6);
+    wakes = 0;
+    input.advance_to(9);
+    {
+      SnapshotLoader loader = input.load_snapshot(9);
+      for (int i = 0; i < 5000; ++i) {
+        const Row row = update(i, 0).val;
+        loader.push(row.ref(), 1);
+        expected[{std::string(row.bytes()), 9}] += 1;
+      }
+      loader.finish();
+    }
+    CHECK(input.frontier() == 10);
+    CHECK(wakes >= 1);
+    // The live subscriber gets the write (and only it) as history batches.
+    Drained after = drain(live);
+    CHECK(after.frontier == 10);
+    CHECK(after.history_batches == workers);
+    CHECK(after.updates.size() == 5000);
+    for (const auto& [key, diff] : after.updates) CHECK(key.second == 9);
+    // Later writes follow; a late subscriber reads everything once.
+    input.send(update(-1, 12).val, 12, 1);
+    input.advance_to(13);
+    expected[{std::string(update(-1, 12).val.bytes()), 12}] += 1;
+    Drained late = drain(input.subscribe());
+    CHECK(late.frontier == 13);
+    CHECK(late.updates == expected);
+  }
+}

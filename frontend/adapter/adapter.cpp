@@ -154,6 +154,23 @@ awaitable<std::optional<Status>> commit_from_session(Coordinator* coord, std::ve
   co_return co_await std::move(acknowledged);
 }
 
+// Commits a staged COPY (Coordinator::commit_staged), acknowledged back on
+// this coroutine's executor; nullopt on success.
+awaitable<std::optional<Status>> commit_staged_from_session(Coordinator* coord, std::unique_ptr<StagedWrite> write) {
+  auto executor = co_await asio::this_coro::executor;
+  // Named, not a temporary of the co_await expression (see
+  // commit_from_session).
+  auto start = [coord, executor, &write](auto done) {
+    coord->commit_staged(std::move(write), [executor, done](Result<Timestamp> ts) mutable {
+      std::optional<Status> result;
+      if (!ts.ok()) result = ts.status();
+      asio::post(executor, [done, result = std::move(result)]() mutable { done(std::move(result)); });
+    });
+  };
+  auto acknowledged = await_callback<std::optional<Status>>(std::move(start));
+  co_return co_await std::move(acknowledged);
+}
+
 // Adapts a callback-style coordinator operation to an awaitable.
 template <class Value, class Start>
 awaitable<Value> await_callback(Start start) {
@@ -638,6 +655,7 @@ Result<std::unique_ptr<CopyInBuilder>> Adapter::begin_copy_in(const PreparedStat
   // Parsed and packed on the session's thread as the data arrives; the
   // coordinator only sequences the ready write.
   auto builder = std::make_unique<CopyInBuilder>(statement.copy_in);
+  builder->stage_into(coordinator_.get());
   init_eval_context(builder->context(), cancel);
   TANDEM_RETURN_IF_ERROR(builder->start());
   return builder;
@@ -647,6 +665,14 @@ awaitable<Result<ExecResult>> Adapter::finish_copy_in(std::unique_ptr<CopyInBuil
   size_t count = 0;
   auto write = builder->finish(&count);
   if (!write.ok()) co_return write.status();
+  if (auto staged = builder->take_staged()) {
+    builder.reset();
+    auto committed = co_await commit_staged_from_session(coordinator_.get(), std::move(staged));
+    if (committed) co_return *committed;
+    ExecResult r;
+    r.tag = "COPY " + std::to_string(count);
+    co_return r;
+  }
   builder.reset();
   std::vector<TableWrite> writes;
   writes.push_back(std::move(*write));

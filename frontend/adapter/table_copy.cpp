@@ -43,14 +43,33 @@ Status CopyInBuilder::start() {
 
 Status CopyInBuilder::feed(std::string_view piece) {
   if (status_.is_ok()) status_ = splitter_.feed(piece);
+  if (!status_.is_ok()) staged_.reset();  // nothing staged outlives an error
   return status_;
 }
 
 Result<TableWrite> CopyInBuilder::finish(size_t* rows) {
   if (status_.is_ok()) status_ = splitter_.finish();
-  if (!status_.is_ok()) return status_;
-  *rows = write_.updates.size();
+  if (status_.is_ok() && staged_) {
+    for (const auto& [row, diff] : write_.updates) {
+      status_ = staged_->add(row.ref(), diff);
+      if (!status_.is_ok()) break;
+    }
+    write_.updates.clear();
+  }
+  if (!status_.is_ok()) {
+    staged_.reset();
+    return status_;
+  }
+  *rows = staged_ ? staged_->rows() : write_.updates.size();
   return std::move(write_);
+}
+
+Status CopyInBuilder::begin_staging() {
+  TANDEM_ASSIGN_OR_RETURN(staged_, coordinator_->begin_staged_write(write_.table));
+  for (const auto& [row, diff] : write_.updates) TANDEM_RETURN_IF_ERROR(staged_->add(row.ref(), diff));
+  write_.updates = {};
+  write_bytes_ = 0;
+  return Status::ok();
 }
 
 Status CopyInBuilder::add_row(size_t line, const std::vector<std::optional<std::string_view>>& fields) {
@@ -85,8 +104,17 @@ Status CopyInBuilder::add_row(size_t line, const std::vector<std::optional<std::
           .with_detail("COPY " + t.table_name + ", line " + std::to_string(line));
     }
   }
-  write_.updates.emplace_back(Row::pack(full_), 1);
   arena_.clear();
+  if (staged_) {
+    Row row = Row::pack(full_);
+    Status added = staged_->add(row.ref(), 1);
+    // A duplicate key names its line; a storage error only itself.
+    if (!added.is_ok()) return std::move(added).with_detail("COPY " + t.table_name + ", line " + std::to_string(line));
+    return Status::ok();
+  }
+  write_.updates.emplace_back(Row::pack(full_), 1);
+  write_bytes_ += write_.updates.back().first.bytes().size();
+  if (coordinator_ != nullptr && write_bytes_ >= StagedWrite::kPieceBytes) return begin_staging();
   return Status::ok();
 }
 

@@ -29,6 +29,11 @@ Result<std::shared_ptr<const BoundCopyIn>> bind_copy_in(const catalog::CatalogSn
 // Turns COPY FROM data into one write as it arrives: each piece (a CopyData
 // message, cut anywhere) is split, parsed and packed at once, so the work
 // overlaps the client's sending and only the unfinished record is kept.
+// A COPY whose packed rows pass StagedWrite::kPieceBytes becomes a staged
+// write (frontend/coord/staged_write.hpp) when a coordinator is given:
+// its rows go to storage piece by piece as they arrive, so the builder
+// holds one piece of them, however large the COPY; an error, or dropping
+// the builder uncommitted (a disconnect), deletes what was staged.
 class CopyInBuilder {
  public:
   explicit CopyInBuilder(std::shared_ptr<const BoundCopyIn> copy);
@@ -37,15 +42,24 @@ class CopyInBuilder {
 
   // Set up by the caller (statement time, cancellation) before start().
   EvalContext& context() { return ctx_; }
+  // Stage large COPYs through `coordinator` (which must outlive the
+  // builder), set before start().
+  void stage_into(Coordinator* coordinator) { coordinator_ = coordinator; }
   // Evaluates the defaults of the columns the data does not provide.
   Status start();
   // The first error is final: later calls return it again.
   Status feed(std::string_view piece);
-  // The write adding every row; `*rows` counts them.
+  // The write adding every row (empty when staged: see take_staged());
+  // `*rows` counts them.
   Result<TableWrite> finish(size_t* rows);
+  // After finish(): the staged write holding every row, if the COPY was
+  // staged (commit it with Coordinator::commit_staged).
+  std::unique_ptr<StagedWrite> take_staged() { return std::move(staged_); }
 
  private:
   Status add_row(size_t line, const std::vector<std::optional<std::string_view>>& fields);
+  // Hands the rows collected so far to a new staged write.
+  Status begin_staging();
 
   std::shared_ptr<const BoundCopyIn> copy_;
   EvalContext ctx_;
@@ -53,6 +67,9 @@ class CopyInBuilder {
   std::vector<Datum> full_;
   RowArena arena_;
   TableWrite write_;
+  size_t write_bytes_ = 0;  // packed bytes in write_
+  Coordinator* coordinator_ = nullptr;
+  std::unique_ptr<StagedWrite> staged_;
   CopyRowSplitter splitter_;
   Status status_;
 };

@@ -45,6 +45,7 @@
 #include "frontend/coord/hydration_tracker.hpp"
 #include "frontend/coord/interactive_admission.hpp"
 #include "frontend/coord/process_metrics.hpp"
+#include "frontend/coord/staged_write.hpp"
 #include "storage/shard_store.hpp"
 #include "storage/timestamp_oracle.hpp"
 
@@ -73,13 +74,6 @@ struct CoordinatorOptions {
   // read timestamp when no read holds it back (Materialize's default lag
   // for tables); it advances with the upper tick.
   std::chrono::milliseconds compaction_lag{1000};
-};
-
-// A unique constraint the coordinator enforces on writes: the key columns
-// and the constraint's name for the 23505 error ("t_pkey", "t_a_key").
-struct UniqueKey {
-  std::string name;
-  std::vector<size_t> columns;
 };
 
 // Rows to add (diff +1) or remove (diff -1) from one table.
@@ -162,6 +156,19 @@ class Coordinator {
   using FeedLater = std::function<void(std::function<void()>)>;
   std::optional<Result<Timestamp>> try_write_inline(std::vector<TableWrite>& writes,
                                                     const FeedLater& feed_later = {});
+
+  // ---- staged writes (coordinator_staged.cpp): one COPY of any size
+
+  // A staged write into `table` (any thread but the coordinator's): its
+  // rows go to storage as they arrive, invisible until commit_staged.
+  // 42P01 if the table has no storage.
+  Result<std::unique_ptr<StagedWrite>> begin_staged_write(compute::GlobalId table);
+  // Commits a staged write at one new timestamp, as write_and_ack commits
+  // rows (same threading and callback): 23505 if one of its keys is
+  // present in the table (nothing is visible then, and the stage is
+  // deleted). Once committed, compute reads the write back from storage in
+  // bounded pieces (with the feed of its timestamp).
+  void commit_staged(std::unique_ptr<StagedWrite> write, std::function<void(Result<Timestamp>)> acked);
 
   // Starts the runtime of cluster `cluster` (a catalog cluster id, packed)
   // with `workers` threads, feeding it every table's contents so far.
@@ -267,11 +274,27 @@ class Coordinator {
   // set_after_group), so group commits wake no coordinator thread either.
   // When another drain runs, the coordinator thread drains what is left
   // (post_feed_drain).
+  // A committed staged write: its table, shard and stage.
+  struct StagedFeed {
+    compute::GlobalId table = 0;
+    storage::ShardId shard = 0;
+    uint64_t stage = 0;
+  };
   struct CommittedFeed {
     Timestamp time = 0;  // every table's inputs advance past it
     std::shared_ptr<std::vector<TableWrite>> writes;  // null for an upper tick
     std::function<void(Result<Timestamp>)> done;  // write()'s callback, after the feed
+    std::optional<StagedFeed> staged;  // read back from storage at `time`
   };
+  // REQUIRES drain_mutex_ held. Feeds a staged write to the inputs of its
+  // table: first `pending` (the table's updates of earlier feeds, then
+  // cleared) released up to its time, then the write, read back from the
+  // shard one stored chunk at a time into SnapshotLoaders.
+  void feed_staged(const CommittedFeed& feed, std::shared_ptr<std::vector<compute::Update>>* pending);
+  // Under write_mutex_: checks and reserves a staged write's keys, takes
+  // its timestamp and queues its commit (see commit_staged).
+  Status sequence_staged(std::shared_ptr<StagedWrite> write, std::function<void(Result<Timestamp>)>& acked);
+  void release_staged_keys(const StagedWrite& write);
   void queue_feed(CommittedFeed feed);
   // Posts drain_feeds() unless one is posted already or nothing is queued.
   // Any thread.

@@ -91,6 +91,7 @@ std::vector<Coordinator::CommittedFeed> Coordinator::feed_compute() {
   // A table no dataflow reads (no input anywhere) gets no chunk at all.
   std::map<compute::GlobalId, std::shared_ptr<std::vector<compute::Update>>> chunks;
   for (CommittedFeed& feed : feeds) {
+    if (feed.staged) feed_staged(feed, &chunks[feed.staged->table]);
     if (!feed.writes) continue;
     for (auto& w : *feed.writes) {
       auto table = tables_.find(w.table);  // absent: dropped while the write committed
@@ -104,6 +105,7 @@ std::vector<Coordinator::CommittedFeed> Coordinator::feed_compute() {
     }
   }
   for (auto& [table, chunk] : chunks) {
+    if (!chunk) continue;  // sent before a staged write (feed_staged)
     for (auto& [cluster, input] : tables_.find(table)->second.inputs) input->send_shared(chunk);
   }
   Timestamp upper = feeds.back().time + 1;  // commits queue in timestamp order
@@ -120,29 +122,10 @@ std::vector<Coordinator::CommittedFeed> Coordinator::feed_compute() {
   return feeds;
 }
 
-namespace {
-
-// The key row of `row` for `columns`, or nullopt when a key column is NULL
-// (SQL unique constraints admit any number of NULL keys).
-std::optional<std::string> key_of(RowRef row, const std::vector<size_t>& columns) {
-  RowArena arena;
-  std::vector<Datum> datums = unpack(row, &arena);
-  std::string key;
-  RowPacker packer(&key);
-  packer.set_normalize_numeric(true);  // 1.0 and 1.00 are the same key
-  for (size_t c : columns) {
-    if (c >= datums.size() || datums[c].is_null()) return std::nullopt;
-    packer.push(datums[c]);
-  }
-  return key;
-}
-
-}  // namespace
-
 std::optional<size_t> Coordinator::count_keys(Table& table, RowRef row, Diff diff) {
   std::optional<size_t> violated;
   for (size_t k = 0; k < table.unique_keys.size(); ++k) {
-    auto key = key_of(row, table.unique_keys[k].columns);
+    auto key = unique_key_of(row, table.unique_keys[k].columns);
     if (!key) continue;
     auto [it, inserted] = table.key_counts[k].try_emplace(std::move(*key), 0);
     it->second += diff;

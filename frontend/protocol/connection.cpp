@@ -660,8 +660,9 @@ awaitable<Status> Connection::read_copy_data(CopyInBuilder* builder) {
   // After a bad record the rest of the data is read and dropped up to
   // CopyDone, then the error is reported: nothing is written. Without a
   // builder the data is only drained.
+  // No limit on the total: a large COPY is staged in storage as it
+  // arrives (CopyInBuilder), held a piece at a time.
   Status failed;
-  size_t received = 0;
   for (;;) {
     auto r = decoder_.try_decode(pending());
     if (r.needs_more()) {
@@ -678,10 +679,6 @@ awaitable<Status> Connection::read_copy_data(CopyInBuilder* builder) {
     size_t consumed = r.consumed();
     auto& message = r.message();
     if (auto* d = std::get_if<pgwire::CopyData>(&message)) {
-      received += d->data.size();
-      if (failed.is_ok() && received > context_.options.max_message_size * 16) {
-        failed = Status::error(sqlstate::kProgramLimitExceeded, "COPY data exceeds the size limit");
-      }
       if (failed.is_ok() && builder != nullptr) failed = builder->feed(d->data);
     } else if (std::holds_alternative<pgwire::CopyDone>(message)) {
       consume(consumed);

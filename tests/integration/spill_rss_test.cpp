@@ -37,9 +37,12 @@
 #include <vector>
 
 #include "tests/support/pg_conn.hpp"
+#include "tests/support/proc_memory.hpp"
 #include "tests/support/tandemd_process.hpp"
 
 using tandem::testing::PgConn;
+using tandem::testing::reset_peak;
+using tandem::testing::status_kib;
 using tandem::testing::TandemdProcess;
 
 namespace {
@@ -51,15 +54,6 @@ constexpr int kPad = 80;                        // text bytes per row
 constexpr long kRowBytes = kPad + 12;           // as COPY text: a, tab, b, newline
 constexpr long kRows = kLoadFactor * kBudget / kRowBytes;
 constexpr long kPieceRows = 50000;              // rows per COPY statement
-
-long status_kib(pid_t pid, const std::string& field) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(field + ":", 0) == 0) return std::stol(line.substr(field.size() + 1));
-  }
-  return -1;
-}
 
 // Row a's text: deterministic, so answers are known without storing them.
 std::string pad_of(long a) {
@@ -111,11 +105,6 @@ void copy_piece(PgConn& conn, long from, long to) {
   CHECK(PQresultStatus(r) == PGRES_COMMAND_OK);
   PQclear(r);
   while ((r = PQgetResult(conn.c)) != nullptr) PQclear(r);
-}
-
-void reset_peak(pid_t pid) {
-  std::ofstream clear("/proc/" + std::to_string(pid) + "/clear_refs");
-  clear << "5";
 }
 
 }  // namespace
