@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -216,7 +217,11 @@ int main(int argc, char** argv) {
     spdlog::critical("{}", adapter.status().message());
     return 1;
   }
-  tandem::frontend::Server server(options, **adapter);
+  // Destroyed before the coordinator: the connections' coroutine frames
+  // still alive then (a COPY in progress: its staged write deletes what
+  // it staged) may use it.
+  std::optional<tandem::frontend::Server> server_holder;
+  tandem::frontend::Server& server = server_holder.emplace(options, **adapter);
   tandem::Status started = server.start();
   if (!started.is_ok()) {
     spdlog::critical("{}", started.message());
@@ -236,6 +241,7 @@ int main(int argc, char** argv) {
   pthread_kill(signal_waiter.native_handle(), SIGTERM);
   signal_waiter.join();
 
+  server_holder.reset();
   adapter->reset();  // stops the coordinator and compute before storage closes
   tandem::compute::MemoryBudget::install(nullptr);
   const tandem::compute::MemoryBudgetStats spill = budget->stats();
