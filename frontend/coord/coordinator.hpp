@@ -319,6 +319,7 @@ class Coordinator {
   std::mutex feed_mutex_;  // leaf lock: feeds_, feed_drain_posted_
   std::vector<CommittedFeed> feeds_;
   bool feed_drain_posted_ = false;
+  bool staged_queued_ = false;  // feeds_ holds a staged write: feed_or_post posts
 
   // The write lane: held to take a write timestamp and queue its commit, so
   // timestamps, uppers and commits stay in one order whichever thread

@@ -44,6 +44,7 @@ void Coordinator::advance_all() {
 
 void Coordinator::queue_feed(CommittedFeed feed) {
   std::lock_guard lock(feed_mutex_);
+  if (feed.staged) staged_queued_ = true;
   feeds_.push_back(std::move(feed));
 }
 
@@ -57,6 +58,19 @@ void Coordinator::post_feed_drain() {
 }
 
 void Coordinator::feed_or_post() {
+  {
+    // A staged COPY is read back from storage by the drain that feeds it:
+    // long work, for the coordinator's thread, not a committer's or a
+    // session's.
+    std::lock_guard lock(feed_mutex_);
+    if (staged_queued_) {
+      if (!feed_drain_posted_ && !feeds_.empty()) {
+        feed_drain_posted_ = true;
+        asio::post(io_, [this] { drain_feeds(); });
+      }
+      return;
+    }
+  }
   std::unique_lock drain(drain_mutex_, std::try_to_lock);
   if (!drain.owns_lock()) {
     // The drain running now may have emptied the queue before this
@@ -83,6 +97,7 @@ std::vector<Coordinator::CommittedFeed> Coordinator::feed_compute() {
     std::lock_guard lock(feed_mutex_);
     feeds.swap(feeds_);
     feed_drain_posted_ = false;
+    staged_queued_ = false;
   }
   if (feeds.empty()) return feeds;
   // Per table, one chunk of updates for all the queued writes, shared by
