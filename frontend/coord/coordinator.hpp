@@ -273,7 +273,8 @@ class Coordinator {
   // committer drains after each group it commits (ShardStore::
   // set_after_group), so group commits wake no coordinator thread either.
   // When another drain runs, the coordinator thread drains what is left
-  // (post_feed_drain).
+  // (post_feed_drain), as it drains any queue holding a staged write (its
+  // rows are read back from storage: long work for a committer).
   // A committed staged write: its table, shard and stage.
   struct StagedFeed {
     compute::GlobalId table = 0;
