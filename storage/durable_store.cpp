@@ -55,6 +55,17 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   table.block_cache = rocksdb::NewLRUCache(kBlockCacheBytes);
   rocksdb::ColumnFamilyOptions family_options;
   family_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  // The write buffer manager only asks for flushes; it does not bound a
+  // family's own memtables (RocksDB's default: two of 64 MiB), nor those an
+  // open iterator pins after their flush. A shard's history rewrite stages
+  // its whole output through the shards family while its cursors pin the
+  // memtables they started on, and that held 150 MiB of memtables during a
+  // hydration under a 128 MB budget (bench/README.md, "What holds memory
+  // above the budget"). Memtables of a quarter of the manager's size bound
+  // a family to two unflushed ones (RocksDB stalls its writes until a flush
+  // frees one) plus what iterators pin.
+  family_options.write_buffer_size = kMemtableBytes / 4;
+  family_options.max_write_buffer_number = 2;
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   families.emplace_back(rocksdb::kDefaultColumnFamilyName, family_options);
   for (const char* name : kFamilyNames) families.emplace_back(name, family_options);

@@ -148,6 +148,11 @@ void sort_records(const char* arena, RecordIt begin, RecordIt end) {
 
 }  // namespace
 
+bool Batcher::crowded() {
+  const std::shared_ptr<MemoryBudget> budget = MemoryBudget::current();
+  return budget != nullptr && budget->building_crowded();
+}
+
 std::uint64_t Batcher::run_bytes() {
   const std::shared_ptr<MemoryBudget> budget = MemoryBudget::current();
   const std::uint64_t limit = budget != nullptr ? budget->limit() : 0;
@@ -185,7 +190,16 @@ void Batcher::push(std::string_view key, std::string_view val, Timestamp time, D
     // Looking up the budget costs an atomic load: do it once per spill block
     // of growth.
     const std::uint64_t run = run_bytes();
-    if (run != 0 && buffer_bytes() >= run) cut_run();
+    if (run != 0 && buffer_bytes() >= run) {
+      cut_run();
+    } else if (run != 0 && buffer_bytes() >= run / 8 && crowded()) {
+      // Other batchers and builders hold half the limit already: cut a
+      // smaller run and give the buffer back (its capacity stays counted
+      // otherwise).
+      cut_run();
+      std::vector<Record>().swap(records_);
+      std::string().swap(arena_);
+    }
     next_check_ = buffer_bytes() + SpilledBatchStorage::kBlockBytes;
     if (run != 0) count_held();
   }
@@ -200,7 +214,7 @@ Timestamp Batcher::least_buffered_time() const {
 BatchPtr Batcher::build(std::vector<Record>::iterator begin, std::vector<Record>::iterator end,
                         Description description) const {
   const char* arena = arena_.data();
-  BuildingCount scratch;  // sort_records' scratch copy of the records
+  BuildingCount scratch(Building::kSortScratch);  // sort_records' copy of the records
   if (run_bytes() != 0) scratch.set(static_cast<std::uint64_t>(end - begin) * sizeof(Record));
   sort_records(arena, begin, end);
   scratch.set(0);

@@ -21,7 +21,10 @@
 //
 // Bounded memory: while a MemoryBudget with a limit is installed, buffered
 // updates are cut into a sorted *run* whenever they exceed a share of the
-// limit (run_bytes(): an eighth, at least a spill block). A run is a batch
+// limit (run_bytes(): an eighth, at least a spill block), or an eighth of
+// that while the budget's building bytes exceed half the limit (several
+// arrangements being built at once: MemoryBudget::building_crowded), when
+// the buffer's capacity is freed too. A run is a batch
 // built like a sealed one (so it is admitted to the budget, or born spilled
 // when the budget binds) but private to the batcher: its description is the
 // empty interval [lower, lower) and it holds buffered times of any value.
@@ -68,6 +71,8 @@ class Batcher {
   std::size_t run_count() const { return runs_.size(); }
   // Least buffered time, or kMaxTimestamp if nothing is buffered.
   Timestamp least_buffered_time() const;
+  // Bytes of buffer at which a run is cut; 0 without a limited budget.
+  static std::uint64_t run_bytes();
 
   // A buffered update: bytes [offset, offset + key_len) are the key and the
   // val follows. p0 is the key's bytes [0, 8) and p1 the key's bytes [8, 16)
@@ -85,8 +90,7 @@ class Batcher {
   };
 
  private:
-  // Bytes of buffer at which a run is cut; 0 without a limited budget.
-  static std::uint64_t run_bytes();
+  static bool crowded();  // see "Bounded memory" above
   std::uint64_t buffer_bytes() const { return records_.size() * sizeof(Record) + arena_.size(); }
   // Sorts and consolidates the records [begin, end) and builds them as one
   // batch with `description`.

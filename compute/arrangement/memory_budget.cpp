@@ -44,11 +44,14 @@ void MemoryBudget::admit(const std::shared_ptr<const BatchStorage>& storage, std
     registry_.push_back(storage);
   }
   enforce();
+  note_counted();
 }
 
 void MemoryBudget::enforce() {
   const std::uint64_t limit = limit_.load(std::memory_order_relaxed);
-  if (limit == 0 || resident_.load(std::memory_order_relaxed) <= limit) return;
+  // Building bytes count against the limit too: resident batches make room
+  // for them (they cannot be spilled, resident ones can).
+  if (limit == 0 || resident_.load(std::memory_order_relaxed) == 0 || !over_limit()) return;
   struct Candidate {
     std::shared_ptr<const BatchStorage> storage;
     std::uint64_t bytes;
@@ -70,8 +73,11 @@ void MemoryBudget::enforce() {
     std::sort(candidates.begin(), candidates.end(),
               [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     std::uint64_t resident = resident_.load(std::memory_order_relaxed);
+    const std::uint64_t building = building_.load(std::memory_order_relaxed);
     std::size_t chosen = 0;
-    while (chosen < candidates.size() && resident > limit) resident -= candidates[chosen++].bytes;
+    while (chosen < candidates.size() && resident + building > limit) {
+      resident -= std::min(resident, candidates[chosen++].bytes);
+    }
     victims.assign(std::make_move_iterator(candidates.begin()),
                    std::make_move_iterator(candidates.begin() + chosen));
     registry_.clear();
@@ -105,6 +111,8 @@ MemoryBudgetStats MemoryBudget::stats() const {
   s.limit_bytes = limit();
   s.resident_bytes = resident_.load(std::memory_order_relaxed);
   s.building_bytes = building_.load(std::memory_order_relaxed);
+  s.counted_peak_bytes = counted_peak_.load(std::memory_order_relaxed);
+  for (int i = 0; i < kBuildingKinds; ++i) s.building_by_kind[i] = building_by_kind_[i].load(std::memory_order_relaxed);
   s.spilled_bytes = spilled_.load(std::memory_order_relaxed);
   s.spilled_batches = spill_count_.load(std::memory_order_relaxed);
   s.cache = cache_->stats();
@@ -118,9 +126,9 @@ void BuildingCount::set(std::uint64_t bytes) {
     if (budget_ == nullptr) return;
   }
   if (bytes > bytes_) {
-    budget_->add_building(bytes - bytes_);
+    budget_->add_building(bytes - bytes_, kind_);
   } else {
-    budget_->release_building(bytes_ - bytes);
+    budget_->release_building(bytes_ - bytes, kind_);
   }
   bytes_ = bytes;
 }

@@ -13,10 +13,11 @@
 // at once, spilling on the calling thread if needed.
 //
 // The budget counts batch columns, plus the columns BatchBuilders are still
-// building (add_building): when the two together exceed the limit, a
-// builder streams its finished keys to the spill instead of growing
-// (builder.hpp), so a merge's or a seal's output never needs memory beyond
-// the limit. The block cache (capacity stated at construction) and the
+// building and the buffers Batchers hold (add_building): when the two
+// together exceed the limit, resident batches are spilled to make room
+// (building bytes are transient and cannot be spilled), and a builder
+// streams its finished keys to the spill instead of growing (builder.hpp),
+// so a merge's or a seal's output never needs memory beyond the limit. The block cache (capacity stated at construction) and the
 // blocks pinned by open cursors and merges come on top (see the issue-9
 // section of bench/README.md).
 //
@@ -41,10 +42,20 @@ namespace tandem::compute {
 
 class BatchStorage;
 
+// Who holds building bytes, for the memory report (bench/README.md, issue 9):
+// builders' unfinished columns, batchers' unsorted buffers, and sort scratch.
+enum class Building : int { kBuilder = 0, kBatcherBuffer = 1, kSortScratch = 2 };
+inline constexpr int kBuildingKinds = 3;
+
 struct MemoryBudgetStats {
   std::uint64_t limit_bytes = 0;
   std::uint64_t resident_bytes = 0;  // admitted batches not spilled
-  std::uint64_t building_bytes = 0;  // unfinished builders' columns
+  std::uint64_t building_bytes = 0;  // unfinished builders' columns, batchers' buffers
+  std::uint64_t building_by_kind[kBuildingKinds] = {};  // the same, by Building
+  // The most resident + building bytes counted once the limit was enforced
+  // (a batch being admitted or a buffer growing past it is spilled for at
+  // once), over the budget's life: what the limit really held to.
+  std::uint64_t counted_peak_bytes = 0;
   std::uint64_t spilled_bytes = 0;   // written to the spill and not yet deleted
   std::uint64_t spilled_batches = 0; // spills performed since start
   BlockCacheStats cache;
@@ -79,22 +90,38 @@ class MemoryBudget : public std::enable_shared_from_this<MemoryBudget> {
 
   // Registers a freshly sealed batch's storage and enforces the limit.
   void admit(const std::shared_ptr<const BatchStorage>& storage, std::uint64_t bytes);
-  // Spills until resident bytes are within the limit.
+  // Spills until resident plus building bytes are within the limit (or
+  // nothing resident is left).
   void enforce();
 
   // Unfinished output of BatchBuilders: counted while it is built, released
   // when the builder streams it out or seals it (then it is admitted).
-  void add_building(std::uint64_t bytes) { building_.fetch_add(bytes, std::memory_order_relaxed); }
-  void release_building(std::uint64_t bytes) { building_.fetch_sub(bytes, std::memory_order_relaxed); }
+  // Growth past the limit spills resident batches to make room (enforce).
+  void add_building(std::uint64_t bytes, Building kind = Building::kBuilder) {
+    building_.fetch_add(bytes, std::memory_order_relaxed);
+    building_by_kind_[static_cast<int>(kind)].fetch_add(bytes, std::memory_order_relaxed);
+    if (over_limit()) enforce();
+    note_counted();
+  }
+  void release_building(std::uint64_t bytes, Building kind = Building::kBuilder) {
+    building_.fetch_sub(bytes, std::memory_order_relaxed);
+    building_by_kind_[static_cast<int>(kind)].fetch_sub(bytes, std::memory_order_relaxed);
+  }
   // Whether resident plus building bytes exceed a (non-zero) limit: a
   // builder should stream rather than grow.
-  bool binds() const {
+  bool binds() const { return over_limit(); }
+  // Whether building bytes alone exceed half a (non-zero) limit: batchers
+  // then cut smaller runs and free their buffers (batcher.hpp), so the
+  // updates in flight into several arrangements at once (the workers'
+  // hydrations, a reduce's parts) share the limit instead of each holding
+  // a run's worth on top of it.
+  bool building_crowded() const {
     const std::uint64_t limit = limit_.load(std::memory_order_relaxed);
-    return limit != 0 && resident_.load(std::memory_order_relaxed) +
-                                 building_.load(std::memory_order_relaxed) > limit;
+    return limit != 0 && building_.load(std::memory_order_relaxed) > limit / 2;
   }
 
   MemoryBudgetStats stats() const;
+  std::uint64_t building() const { return building_.load(std::memory_order_relaxed); }
   std::uint64_t tick() const { return tick_.load(std::memory_order_relaxed); }
 
   // For BatchStorage and SpilledBatchStorage.
@@ -107,12 +134,27 @@ class MemoryBudget : public std::enable_shared_from_this<MemoryBudget> {
   void on_spill_deleted(std::uint64_t spilled_bytes);
 
  private:
+  bool over_limit() const {
+    const std::uint64_t limit = limit_.load(std::memory_order_relaxed);
+    return limit != 0 && resident_.load(std::memory_order_relaxed) +
+                                 building_.load(std::memory_order_relaxed) > limit;
+  }
+
+  void note_counted() {
+    const std::uint64_t now = resident_.load(std::memory_order_relaxed) + building_.load(std::memory_order_relaxed);
+    std::uint64_t peak = counted_peak_.load(std::memory_order_relaxed);
+    while (now > peak && !counted_peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+    }
+  }
+
   std::shared_ptr<SpillStore> store_;
   std::shared_ptr<BlockCache> cache_;
   const std::uint64_t configured_limit_;
   std::atomic<std::uint64_t> limit_;
   std::atomic<std::uint64_t> resident_{0};
   std::atomic<std::uint64_t> building_{0};
+  std::atomic<std::uint64_t> building_by_kind_[kBuildingKinds] = {};
+  std::atomic<std::uint64_t> counted_peak_{0};
   std::atomic<std::uint64_t> spilled_{0};
   std::atomic<std::uint64_t> spill_count_{0};
   std::atomic<std::uint64_t> tick_{1};
@@ -129,13 +171,14 @@ class MemoryBudget : public std::enable_shared_from_this<MemoryBudget> {
 // copyable. Threading: one thread at a time, like its owner.
 class BuildingCount {
  public:
-  BuildingCount() = default;
+  explicit BuildingCount(Building kind = Building::kBatcherBuffer) : kind_(kind) {}
   BuildingCount(BuildingCount&& other) noexcept
-      : budget_(std::move(other.budget_)), bytes_(std::exchange(other.bytes_, 0)) {}
+      : budget_(std::move(other.budget_)), kind_(other.kind_), bytes_(std::exchange(other.bytes_, 0)) {}
   BuildingCount& operator=(BuildingCount&& other) noexcept {
     if (this != &other) {
       set(0);
       budget_ = std::move(other.budget_);
+      kind_ = other.kind_;
       bytes_ = std::exchange(other.bytes_, 0);
     }
     return *this;
@@ -147,6 +190,7 @@ class BuildingCount {
 
  private:
   std::shared_ptr<MemoryBudget> budget_;
+  Building kind_;
   std::uint64_t bytes_ = 0;
 };
 

@@ -63,7 +63,11 @@ std::string memory_report(const storage::DurableStore& store, const compute::Mem
   if (budget != nullptr) {
     const compute::MemoryBudgetStats s = budget->stats();
     out += "; arrangements resident " + mib(s.resident_bytes) + " of " + mib(s.limit_bytes) + ", building " +
-           mib(s.building_bytes) + ", spilled " + mib(s.spilled_bytes) + ", decoded-block cache " +
+           mib(s.building_bytes) + " (builders " +
+           mib(s.building_by_kind[static_cast<int>(compute::Building::kBuilder)]) + ", batcher buffers " +
+           mib(s.building_by_kind[static_cast<int>(compute::Building::kBatcherBuffer)]) + ", sort scratch " +
+           mib(s.building_by_kind[static_cast<int>(compute::Building::kSortScratch)]) + "), counted peak " +
+           mib(s.counted_peak_bytes) + ", spilled " + mib(s.spilled_bytes) + ", decoded-block cache " +
            mib(s.cache.cached_bytes) + " of " + mib(s.cache.capacity_bytes);
   }
   return out + "; " + storage::describe(storage::memory_usage(store));
