@@ -123,37 +123,6 @@ TEST_CASE("a batcher's count is released when it is destroyed or moved", "[arran
   CHECK(budget.stats().building_bytes == 0);
 }
 
-// Building bytes are transient and cannot be spilled; resident batches can.
-// Before, the budget spilled only while resident bytes alone exceeded the
-// limit, so resident batches filled it and every builder's and batcher's
-// bytes came on top (a hydration under 128 MB held 37 MB resident and 156
-// MB building: bench/README.md, "What holds memory above the budget").
-TEST_CASE("resident batches are spilled to make room for what is being built", "[arrangement][spill][budget]") {
-  constexpr std::uint64_t kLimit = 4ull << 20;
-  SpillBudget spill(kLimit);
-  MemoryBudget& budget = spill.budget();
-  const std::string val(kValBytes, 'v');
-  std::vector<BatchPtr> resident;
-  std::uint64_t next_key = 0;
-  // About three quarters of the limit in sealed, resident batches.
-  while (budget.stats().resident_bytes < kLimit * 3 / 4) {
-    BatchBuilder builder;
-    for (int i = 0; i < 2000; ++i, ++next_key) builder.push(key_of(next_key), val, 1, 1);
-    resident.push_back(builder.done(Description{0, 2, 0}));
-  }
-  REQUIRE(budget.stats().spilled_batches == 0);
-  BuildingCount building;
-  building.set(kLimit / 2);
-  const MemoryBudgetStats s = budget.stats();
-  INFO("resident " << s.resident_bytes << ", building " << s.building_bytes);
-  CHECK(s.resident_bytes + s.building_bytes <= kLimit);
-  CHECK(s.spilled_batches > 0);
-  // Every batch still reads back whole.
-  std::uint64_t updates = 0;
-  for (const BatchPtr& batch : resident) updates += batch->update_count();
-  CHECK(updates == next_key);
-}
-
 // Several arrangements filling at once (the workers' hydrations, a
 // Reduce's parts): each batcher's run is an eighth of the limit, so eight of
 // them held the whole limit in unsorted buffers (twice that in capacity)

@@ -14,10 +14,12 @@
 //
 // The budget counts batch columns, plus the columns BatchBuilders are still
 // building and the buffers Batchers hold (add_building): when the two
-// together exceed the limit, resident batches are spilled to make room
-// (building bytes are transient and cannot be spilled), and a builder
-// streams its finished keys to the spill instead of growing (builder.hpp),
-// so a merge's or a seal's output never needs memory beyond the limit. The block cache (capacity stated at construction) and the
+// together exceed the limit, a builder streams its finished keys to the
+// spill instead of growing (builder.hpp), so a merge's or a seal's output
+// never needs memory beyond the limit, and when building bytes alone pass
+// half of it, batchers cut smaller runs (batcher.hpp). Resident batches
+// alone are held to the limit (enforce), so what is counted stays within
+// about one and a half times it. The block cache (capacity stated at construction) and the
 // blocks pinned by open cursors and merges come on top (see the issue-9
 // section of bench/README.md).
 //
@@ -52,9 +54,9 @@ struct MemoryBudgetStats {
   std::uint64_t resident_bytes = 0;  // admitted batches not spilled
   std::uint64_t building_bytes = 0;  // unfinished builders' columns, batchers' buffers
   std::uint64_t building_by_kind[kBuildingKinds] = {};  // the same, by Building
-  // The most resident + building bytes counted once the limit was enforced
-  // (a batch being admitted or a buffer growing past it is spilled for at
-  // once), over the budget's life: what the limit really held to.
+  // The most resident + building bytes counted at once (after admitting a
+  // batch, once the limit was enforced, or after a builder or batcher grew),
+  // over the budget's life.
   std::uint64_t counted_peak_bytes = 0;
   std::uint64_t spilled_bytes = 0;   // written to the spill and not yet deleted
   std::uint64_t spilled_batches = 0; // spills performed since start
@@ -90,17 +92,14 @@ class MemoryBudget : public std::enable_shared_from_this<MemoryBudget> {
 
   // Registers a freshly sealed batch's storage and enforces the limit.
   void admit(const std::shared_ptr<const BatchStorage>& storage, std::uint64_t bytes);
-  // Spills until resident plus building bytes are within the limit (or
-  // nothing resident is left).
+  // Spills until resident bytes are within the limit.
   void enforce();
 
   // Unfinished output of BatchBuilders: counted while it is built, released
   // when the builder streams it out or seals it (then it is admitted).
-  // Growth past the limit spills resident batches to make room (enforce).
   void add_building(std::uint64_t bytes, Building kind = Building::kBuilder) {
     building_.fetch_add(bytes, std::memory_order_relaxed);
     building_by_kind_[static_cast<int>(kind)].fetch_add(bytes, std::memory_order_relaxed);
-    if (over_limit()) enforce();
     note_counted();
   }
   void release_building(std::uint64_t bytes, Building kind = Building::kBuilder) {
