@@ -1,5 +1,7 @@
 #include "compute/runtime/worker.hpp"
 
+#include <malloc.h>
+
 #include <cstdio>
 #include <future>
 #include <string>
@@ -86,6 +88,19 @@ StepStart Worker::request_logs(Timestamp time) {
   return started;
 }
 
+namespace {
+
+// A step this long (hydration, a large Reduce) freed many transient Rows
+// and Update vectors among allocations that live on, and glibc keeps the
+// space freed between them in its arenas: 60-100 MiB free but held
+// through a full-size hydration and its aggregates (bench/README.md,
+// "What holds memory above the budget"). Trimming returns it to the
+// kernel; it costs a walk of the arenas' free chunks, small next to such
+// a step.
+constexpr std::chrono::milliseconds kTrimAfterStep{100};
+
+}  // namespace
+
 void Worker::run() {
   std::deque<WorkerCommand> commands;
   std::vector<GlobalId> dirty;
@@ -124,6 +139,7 @@ void Worker::run() {
     const auto elapsed = std::chrono::steady_clock::now() - start;
     if (logger_) logger_->record_step(elapsed);
     if (record_steps_) record_steps_->record(index_, elapsed);
+    if (elapsed >= kTrimAfterStep) malloc_trim(0);
     std::lock_guard lock(mutex_);
     stepping_ = false;
   }
