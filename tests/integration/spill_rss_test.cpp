@@ -14,7 +14,8 @@
 // The fixed overhead (kOverheadBytes) covers what the budget does not
 // count and what does not grow with the data: the decoded-block cache (an
 // eighth of the budget, at most 32 MiB: tandemd sizes it so), RocksDB's
-// memtables (64 MiB, a write buffer manager) and block caches (8 MiB for
+// memtables (64 MiB, a write buffer manager; each family's at most two
+// of 16 MiB, plus what open iterators pin) and block caches (8 MiB for
 // the spill family, 8 MiB shared by the others; storage/durable_store.cpp),
 // one source step in flight (SourceOp::kStepUpdates updates as Rows), one
 // COPY piece on the write path, and the allocator's slack (tandemd fixes
