@@ -57,6 +57,12 @@ class ComputeClient {
   virtual std::optional<Result<std::unique_ptr<IndexScan>>> scan_if_ready(const Peek& /*peek*/) {
     return std::nullopt;
   }
+  // The upper index `id` is published at now (the least over its parts'
+  // data and error traces), read on the calling thread: what a fast-path
+  // read or a peek would find sealed right now, which FrontierUpper
+  // responses report only later. nullopt when unknown (not yet published
+  // by every part, or a client in another process).
+  virtual std::optional<Timestamp> published_upper(GlobalId /*id*/) const { return std::nullopt; }
 };
 
 }  // namespace tandem::compute

@@ -30,6 +30,16 @@ std::optional<std::vector<IndexScan::Part>> Runtime::sealed_parts(
   return snapshots;
 }
 
+std::optional<Timestamp> Runtime::published_upper(GlobalId id) const {
+  auto parts = publications_.parts(id);
+  if (!parts) return std::nullopt;
+  Timestamp upper = kMaxTimestamp;
+  for (const PublicationRegistry::Part& part : *parts) {
+    upper = std::min({upper, part.oks->snapshot()->upper, part.errs->snapshot()->upper});
+  }
+  return upper;
+}
+
 std::optional<Result<std::unique_ptr<IndexScan>>> Runtime::scan_if_ready(const Peek& peek) {
   if (peek.literal_keys) return std::nullopt;
   const auto start = std::chrono::steady_clock::now();

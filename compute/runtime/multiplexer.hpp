@@ -67,6 +67,7 @@ class Multiplexer final : public ComputeClient {
   std::optional<Result<std::unique_ptr<IndexScan>>> scan_if_ready(const Peek& peek) override {
     return maintenance_->scan_if_ready(peek);
   }
+  std::optional<Timestamp> published_upper(GlobalId id) const override { return maintenance_->published_upper(id); }
 
   // A table or view source: fed once, read by both runtimes.
   std::shared_ptr<InputHandle> create_input(GlobalId id);

@@ -91,6 +91,7 @@ class Runtime final : public ComputeClient {
   std::optional<Result<std::unique_ptr<IndexScan>>> scan_if_ready(const Peek& peek) override;
   // offloaded_walk.cpp
   std::optional<ReadyPeek> walk_if_ready(const Peek& peek, std::size_t inline_budget, bool offload) override;
+  std::optional<Timestamp> published_upper(GlobalId id) const override;
 
   // REQUIRES: no input or index with this id exists yet.
   std::shared_ptr<InputHandle> create_input(GlobalId id);

@@ -128,9 +128,11 @@ class Adapter {
   std::shared_ptr<const void> transaction_hold(Timestamp ts) const;
   Result<TimedPlan> plan_timed(const catalog::SearchPath& path, const std::string& cluster, const sql::Query& query,
                                std::vector<ColumnType> param_types, const Row& params, const ReadTiming& timing);
-  // The timestamp a read of `inputs` picks (planner/timestamp_selection.hpp).
+  // The timestamp a read of `inputs` on `cluster` (cluster_key) picks
+  // (planner/timestamp_selection.hpp).
   Result<planner::TimestampDetermination> determine_timestamp(const std::vector<compute::GlobalId>& inputs,
-                                                              const ReadTiming& timing, Timestamp oracle) const;
+                                                              uint64_t cluster, const ReadTiming& timing,
+                                                              Timestamp oracle) const;
   // Plans `query` (by default strict serializable: at the oracle's read
   // timestamp) and peeks its rows (before finishing, which it returns
   // beside them). Runs on any thread.

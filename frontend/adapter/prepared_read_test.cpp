@@ -16,11 +16,14 @@
 #include <boost/asio/use_future.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <future>
 #include <random>
 #include <thread>
 
 #include "frontend/adapter/adapter.hpp"
+#include "catalog/controller_status.hpp"
 #include "storage/durable_store.hpp"
 
 namespace asio = boost::asio;
@@ -273,4 +276,54 @@ TEST_CASE("a prepared lookup sees every write acknowledged before it starts") {
   INFO((write_error.is_ok() ? std::string() : write_error.message()));
   REQUIRE(write_error.is_ok());
   CHECK(cached_index(lookup) != 0);
+}
+
+// time.slt's flaky "serializable too" reads: a serializable read picks the
+// latest time its index has sealed, and the upper the coordinator knows
+// trails the published one until its thread drains compute's responses. A
+// read answered from the publication (this strict lookup) may already be
+// past that upper; a serializable read after it must not pick an earlier
+// time and miss the write the strict read saw. The coordinator thread is
+// kept busy throughout, so the upper it knows stays before the write.
+TEST_CASE("a serializable read after a strict one never reads at an earlier time") {
+  Engine engine;
+  Client writer(*engine.adapter);
+  Client reader(*engine.adapter);
+  Statement lookup = indexed_table_lookup(writer);
+  CHECK(ints(writer.execute(lookup, {i32(7)})) == std::vector<int64_t>{70});
+  CHECK(ints(writer.execute(lookup, {i32(7)})) == std::vector<int64_t>{70});
+  const compute::GlobalId index = cached_index(lookup);
+  const uint64_t cluster = catalog::cluster_to_compute(lookup->read_cache.get()->cluster_id);
+  REQUIRE(index != 0);
+  // The session's isolation applies when a statement runs.
+  Statement read = reader.prepare("SELECT v FROM t WHERE k = $1");
+
+  Coordinator& coord = engine.adapter->coordinator();
+  std::promise<void> busy;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  asio::post(coord.executor(), [&busy, released] {
+    busy.set_value();
+    // Bounded: a write that needed this thread would find it after this.
+    released.wait_for(std::chrono::seconds(20));
+  });
+  busy.get_future().wait();
+  writer.run("INSERT INTO t VALUES (101, 1010)");
+  // Compute seals the write; the coordinator cannot hear of it yet.
+  const Timestamp written = coord.read_ts();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (coord.published_upper(cluster, index).value_or(0) <= written &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  REQUIRE(coord.published_upper(cluster, index).value_or(0) > written);
+  CHECK(coord.frontiers().get(index)->upper <= written);
+  CHECK(ints(reader.execute(read, {i32(101)})) == std::vector<int64_t>{1010});
+  reader.run("SET transaction_isolation = 'serializable'");
+  // Planned, then from the prepared lookup's cached plan.
+  CHECK(ints(reader.execute(read, {i32(101)})) == std::vector<int64_t>{1010});
+  CHECK(ints(reader.execute(read, {i32(101)})) == std::vector<int64_t>{1010});
+  CHECK(ints(reader.execute(reader.prepare("SELECT v FROM t WHERE k = 101"))) == std::vector<int64_t>{1010});
+  CHECK(coord.frontiers().get(index)->upper <= written);
+  release.set_value();
 }

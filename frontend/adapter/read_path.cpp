@@ -89,13 +89,26 @@ Result<Adapter::ReadTiming> Adapter::read_timing(const Session& session, const s
 }
 
 Result<planner::TimestampDetermination> Adapter::determine_timestamp(const std::vector<compute::GlobalId>& inputs,
-                                                                     const ReadTiming& timing,
+                                                                     uint64_t cluster, const ReadTiming& timing,
                                                                      Timestamp oracle) const {
+  // A serializable read moves up to the inputs' uppers. An index's upper in
+  // frontiers() trails what compute has published (FrontierUpper responses
+  // wait for the coordinator thread), and a read answered from the
+  // publication, by this session too, may be past it already: a serializable
+  // read after it must not pick an earlier time and miss writes that read
+  // saw. So it reads the published upper.
+  const bool to_upper = timing.isolation == planner::IsolationLevel::kSerializable && !timing.transaction_ts &&
+                        timing.when.kind == planner::QueryWhen::Kind::kImmediately;
   std::vector<planner::TimestampInput> frontiers;
   for (compute::GlobalId id : inputs) {
     // An index whose dataflow is still being created has no entry yet: a
     // strict serializable read waits for it in compute.
-    if (auto f = coordinator_->frontiers().get(id)) frontiers.push_back({id, f->since, f->upper});
+    auto f = coordinator_->frontiers().get(id);
+    if (!f) continue;
+    if (to_upper && !f->is_table) {
+      if (auto published = coordinator_->published_upper(cluster, id)) f->upper = std::max(f->upper, *published);
+    }
+    frontiers.push_back({id, f->since, f->upper});
   }
   return planner::determine_timestamp(frontiers, timing.isolation, timing.when, oracle, timing.transaction_ts);
 }
@@ -128,7 +141,8 @@ Result<Adapter::TimedPlan> Adapter::plan_timed(const catalog::SearchPath& path, 
   if (std::holds_alternative<planner::PeekDataflow>(out.plan.plan)) {
     out.table_hold = coordinator_->frontiers().hold_tables();
   }
-  TANDEM_ASSIGN_OR_RETURN(out.determination, determine_timestamp(out.inputs, timing, oracle));
+  TANDEM_ASSIGN_OR_RETURN(out.determination,
+                          determine_timestamp(out.inputs, cluster_key(out.cluster_id), timing, oracle));
   const Timestamp ts = out.determination.timestamp;
   if (ts != guess && out.plan.uses_mz_now) {
     ctx.as_of = ts;

@@ -262,6 +262,13 @@ std::optional<compute::PeekResponse> Coordinator::peek_if_ready(uint64_t cluster
   return it->second->peek_if_ready(peek, inline_budget);
 }
 
+std::optional<Timestamp> Coordinator::published_upper(uint64_t cluster, compute::GlobalId id) {
+  std::shared_lock lock(runtimes_mutex_);
+  auto it = runtimes_.find(cluster);
+  if (it == runtimes_.end()) return std::nullopt;
+  return it->second->published_upper(id);
+}
+
 std::optional<compute::ReadyPeek> Coordinator::walk_if_ready(uint64_t cluster, const compute::Peek& peek,
                                                             size_t inline_budget, bool offload) {
   std::shared_lock lock(runtimes_mutex_);

@@ -102,6 +102,11 @@ class Coordinator {
   // (compute::ComputeClient::peek_if_ready); nullopt: submit it with peek().
   std::optional<compute::PeekResponse> peek_if_ready(uint64_t cluster, const compute::Peek& peek,
                                                      size_t inline_budget);
+  // The upper `cluster` publishes index `id` at now
+  // (compute::ComputeClient::published_upper): at or past the upper in
+  // frontiers(), which advances only when the coordinator thread drains
+  // compute's responses.
+  std::optional<Timestamp> published_upper(uint64_t cluster, compute::GlobalId id);
   // peek_if_ready with offload (compute::ComputeClient::walk_if_ready): a
   // walk past `inline_budget` positions continues on the process's offload
   // pool when `offload`; nullopt: submit it with peek().
