@@ -43,16 +43,7 @@ std::string pad_of(long a) {
   return s;
 }
 
-std::string scalar(PgConn& conn, const std::string& sql) {
-  PGresult* r = PQexec(conn.c, sql.c_str());
-  INFO(sql << ": " << PQresultErrorMessage(r));
-  REQUIRE(PQresultStatus(r) == PGRES_TUPLES_OK);
-  REQUIRE(PQntuples(r) == 1);
-  std::string out = PQgetisnull(r, 0, 0) ? "NULL" : PQgetvalue(r, 0, 0);
-  for (int c = 1; c < PQnfields(r); ++c) out += std::string("|") + PQgetvalue(r, 0, c);
-  PQclear(r);
-  return out;
-}
+std::string scalar(PgConn& conn, const std::string& sql) { return query_scalar(conn, sql); }
 
 // Sends rows [0, rows) of (a, pad) as one COPY, then `last` (a line, or
 // nothing) and CopyDone; the command's result (error message or "").

@@ -65,16 +65,7 @@ std::string pad_of(long a) {
   return s;
 }
 
-std::string scalar(PgConn& conn, const std::string& sql) {
-  PGresult* r = PQexec(conn.c, sql.c_str());
-  INFO(sql << ": " << PQresultErrorMessage(r));
-  REQUIRE(PQresultStatus(r) == PGRES_TUPLES_OK);
-  REQUIRE(PQntuples(r) == 1);
-  std::string out = PQgetisnull(r, 0, 0) ? "NULL" : PQgetvalue(r, 0, 0);
-  for (int c = 1; c < PQnfields(r); ++c) out += std::string("|") + PQgetvalue(r, 0, c);
-  PQclear(r);
-  return out;
-}
+std::string scalar(PgConn& conn, const std::string& sql) { return query_scalar(conn, sql); }
 
 // Rows of `sql` read in single-row mode (the client holds one at a time).
 long streamed_rows(PgConn& conn, const std::string& sql) {

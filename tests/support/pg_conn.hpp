@@ -29,6 +29,19 @@ struct PgConn {
   }
 };
 
+// The one row of `sql`'s result, its columns joined by '|' (NULL as
+// "NULL" in the first); anything else is a test failure naming the query.
+inline std::string query_scalar(PgConn& conn, const std::string& sql) {
+  PGresult* r = PQexec(conn.c, sql.c_str());
+  INFO(sql << ": " << PQresultErrorMessage(r));
+  REQUIRE(PQresultStatus(r) == PGRES_TUPLES_OK);
+  REQUIRE(PQntuples(r) == 1);
+  std::string out = PQgetisnull(r, 0, 0) ? "NULL" : PQgetvalue(r, 0, 0);
+  for (int c = 1; c < PQnfields(r); ++c) out += std::string("|") + PQgetvalue(r, 0, c);
+  PQclear(r);
+  return out;
+}
+
 // Sends a CancelRequest for the statement running on `c`.
 inline void cancel_running(PGconn* c) {
   PGcancel* cancel = PQgetCancel(c);
