@@ -60,8 +60,12 @@ inline constexpr uint8_t kStagedPart = 4;
 inline constexpr Timestamp kStagedTimeBit = Timestamp{1} << 63;
 inline constexpr std::string_view kStagedMarkerPrefix = "staged/";
 inline constexpr std::string_view kShardMetaPrefix = "shard/";
-// The encoded size at which a stored batch is cut into another chunk.
-inline constexpr size_t kMaxChunkBytes = size_t{1} << 20;
+// The encoded size at which a stored batch is cut into another chunk. A
+// chunk is a RocksDB value, so a block of its own: every open iterator holds
+// the block it is on in each sorted run (memtable, L0 file, level) it
+// reads, and at 1 MiB the scans and the merges of a rewrite during a
+// full-size hydration held 23-45 MiB of blocks (bench/README.md, issue 9).
+inline constexpr size_t kMaxChunkBytes = size_t{256} << 10;
 
 std::string shard_data_key(ShardId shard, Timestamp time, uint8_t part, uint32_t chunk = 0);
 // The least key of `shard` at `time` (an inclusive lower / exclusive upper

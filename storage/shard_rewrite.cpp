@@ -55,12 +55,7 @@ class ChunkCursor : public SortedSource {
  public:
   ChunkCursor(const DurableStore& durable, std::string begin, std::string end, const rocksdb::Snapshot* snapshot,
               Meter& meter)
-      : begin_(std::move(begin)), end_(std::move(end)), end_slice_(end_), meter_(meter) {
-    rocksdb::ReadOptions options;
-    options.snapshot = snapshot;
-    options.iterate_upper_bound = &end_slice_;
-    it_.reset(durable.db()->NewIterator(options, durable.handle(Family::kShards)));
-  }
+      : meter_(meter), it_(durable, std::move(begin), std::move(end), snapshot, /*fill_cache=*/false) {}
   ~ChunkCursor() override { meter_.sub(held_); }
 
   bool next() override {
@@ -70,30 +65,23 @@ class ChunkCursor : public SortedSource {
         status_ = Status::error(sqlstate::kDataCorrupted, "undecodable chunk in a shard's history");
         return false;
       }
-      if (reader_) {
-        it_->Next();
-      } else {
-        it_->Seek(begin_);
-      }
+      if (reader_) it_.next();  // else at the first chunk already
       meter_.sub(held_);
       held_ = 0;
-      if (!it_->Valid()) {
-        if (!it_->status().ok()) status_ = Status::error(sqlstate::kIoError, it_->status().ToString());
+      if (!it_.valid()) {
+        status_ = it_.status();
         return false;
       }
-      rocksdb::Slice value = it_->value();
+      std::string_view value = it_.value();
       held_ = value.size();
       meter_.add(held_);
-      reader_.emplace(std::string_view(value.data(), value.size()));
+      reader_.emplace(value);
     }
   }
 
  private:
-  std::string begin_;
-  std::string end_;
-  rocksdb::Slice end_slice_;
   Meter& meter_;
-  std::unique_ptr<rocksdb::Iterator> it_;
+  ShardRangeIterator it_;
   std::optional<BatchReader> reader_;
   uint64_t held_ = 0;
 };

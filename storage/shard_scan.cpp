@@ -25,6 +25,60 @@ Result<Timestamp> stored_base_time(const DurableStore& durable, ShardId shard, c
   return meta->base_time;
 }
 
+ShardRangeIterator::ShardRangeIterator(const DurableStore& durable, std::string begin, std::string end,
+                                       const rocksdb::Snapshot* snapshot, bool fill_cache)
+    : durable_(durable),
+      begin_(std::move(begin)),
+      end_(std::move(end)),
+      lower_(begin_),
+      upper_(end_),
+      snapshot_(snapshot),
+      fill_cache_(fill_cache) {
+  if (snapshot_ == nullptr) snapshot_ = own_snapshot_ = durable_.db()->GetSnapshot();
+  resume_ = begin_;
+  open(/*resuming=*/false);
+}
+
+ShardRangeIterator::~ShardRangeIterator() {
+  it_.reset();
+  if (own_snapshot_ != nullptr) durable_.db()->ReleaseSnapshot(own_snapshot_);
+}
+
+void ShardRangeIterator::open(bool resuming) {
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot_;
+  options.fill_cache = fill_cache_;
+  options.iterate_lower_bound = &lower_;
+  options.iterate_upper_bound = &upper_;
+  it_.reset(durable_.db()->NewIterator(options, durable_.handle(Family::kShards)));
+  it_->Seek(resume_);
+  if (resuming && it_->Valid() && it_->key() == rocksdb::Slice(resume_)) it_->Next();
+  read_since_open_ = 0;
+}
+
+bool ShardRangeIterator::valid() const { return it_->Valid(); }
+
+void ShardRangeIterator::next() {
+  read_since_open_ += it_->value().size();
+  if (read_since_open_ < kRefreshBytes) {
+    it_->Next();
+    return;
+  }
+  resume_.assign(it_->key().data(), it_->key().size());
+  open(/*resuming=*/true);
+}
+
+std::string_view ShardRangeIterator::key() const { return std::string_view(it_->key().data(), it_->key().size()); }
+
+std::string_view ShardRangeIterator::value() const {
+  return std::string_view(it_->value().data(), it_->value().size());
+}
+
+Status ShardRangeIterator::status() const {
+  if (it_->status().ok()) return Status::ok();
+  return Status::error(sqlstate::kIoError, it_->status().ToString());
+}
+
 Status scan_visible(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
                     const rocksdb::Snapshot* snapshot,
                     const std::function<void(Timestamp, std::string_view, Diff)>& visit) {
@@ -41,24 +95,10 @@ namespace {
 Status scan_range(const DurableStore& durable, ShardId shard, const std::string& begin, const std::string& end,
                   const rocksdb::Snapshot* snapshot,
                   const std::function<Status(std::string_view, std::string_view)>& visit) {
-  rocksdb::Slice begin_slice(begin);
-  rocksdb::Slice end_slice(end);
-  rocksdb::ReadOptions options;
-  options.snapshot = snapshot;
-  options.iterate_lower_bound = &begin_slice;
-  options.iterate_upper_bound = &end_slice;
-  options.fill_cache = false;
-  std::unique_ptr<rocksdb::Iterator> it(durable.db()->NewIterator(options, durable.handle(Family::kShards)));
-  for (it->Seek(begin_slice); it->Valid(); it->Next()) {
-    rocksdb::Slice key = it->key();
-    rocksdb::Slice value = it->value();
-    TANDEM_RETURN_IF_ERROR(
-        visit(std::string_view(key.data(), key.size()), std::string_view(value.data(), value.size())));
-  }
-  if (!it->status().ok()) {
-    return Status::error(sqlstate::kIoError,
-                         "reading shard " + std::to_string(shard) + ": " + it->status().ToString());
-  }
+  ShardRangeIterator it(durable, begin, end, snapshot, /*fill_cache=*/false);
+  for (; it.valid(); it.next()) TANDEM_RETURN_IF_ERROR(visit(it.key(), it.value()));
+  Status s = it.status();
+  if (!s.is_ok()) return Status::error(s.sqlstate(), "reading shard " + std::to_string(shard) + ": " + s.message());
   return Status::ok();
 }
 
@@ -85,20 +125,31 @@ Status scan_shard_keys(const DurableStore& durable, ShardId shard, Timestamp low
                        const std::function<void(uint64_t)>& on_staged) {
   upper = std::min(upper, kStagedTimeBit);
   if (lower >= upper) return Status::ok();
-  return scan_range(durable, shard, shard_data_bound(shard, lower), shard_data_bound(shard, upper), snapshot,
-                    [&](std::string_view key, std::string_view value) {
-                      auto decoded = decode_shard_data_key(key);
-                      if (!decoded || decoded->shard != shard) return malformed_key(shard);
-                      if (decoded->part != kStagedRefPart) return visit(*decoded, value);
-                      auto stage = decode_staged_ref(value);
-                      if (!stage) return malformed_key(shard);
-                      if (on_staged) on_staged(*stage);
-                      return scan_stage_chunks(durable, shard, *stage, snapshot,
-                                               [&](uint32_t chunk, std::string_view chunk_value) {
-                                                 return visit(DataKey{shard, decoded->time, kAppendPart, chunk},
-                                                              chunk_value);
-                                               });
-                    });
+  ShardRangeIterator it(durable, shard_data_bound(shard, lower), shard_data_bound(shard, upper), snapshot,
+                        /*fill_cache=*/false);
+  for (; it.valid(); it.next()) {
+    auto decoded = decode_shard_data_key(it.key());
+    if (!decoded || decoded->shard != shard) return malformed_key(shard);
+    if (decoded->part != kStagedRefPart) {
+      TANDEM_RETURN_IF_ERROR(visit(*decoded, it.value()));
+      continue;
+    }
+    auto stage = decode_staged_ref(it.value());
+    if (!stage) return malformed_key(shard);
+    if (on_staged) on_staged(*stage);
+    size_t staged_bytes = 0;
+    TANDEM_RETURN_IF_ERROR(
+        scan_stage_chunks(durable, shard, *stage, snapshot, [&](uint32_t chunk, std::string_view chunk_value) {
+          staged_bytes += chunk_value.size();
+          return visit(DataKey{shard, decoded->time, kAppendPart, chunk}, chunk_value);
+        }));
+    // This iterator stood on the reference while the stage was read: as
+    // long as reading it, for what it pins.
+    it.count_read(staged_bytes);
+  }
+  Status s = it.status();
+  if (!s.is_ok()) return Status::error(s.sqlstate(), "reading shard " + std::to_string(shard) + ": " + s.message());
+  return Status::ok();
 }
 
 Status scan_shard(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,

@@ -5,6 +5,7 @@
 // thread while the DurableStore is open.
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -16,7 +17,10 @@
 #include "storage/shard_codec.hpp"
 #include "storage/shard_types.hpp"
 
+#include <rocksdb/slice.h>
+
 namespace rocksdb {
+class Iterator;
 class Snapshot;
 }  // namespace rocksdb
 
@@ -60,6 +64,53 @@ Status scan_shard(const DurableStore& durable, ShardId shard, Timestamp lower, T
 Status scan_visible(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,
                     const rocksdb::Snapshot* snapshot,
                     const std::function<void(Timestamp, std::string_view, Diff)>& visit);
+
+// A forward iterator over [begin, end) of the shards family for a long
+// scan. A RocksDB iterator pins the memtables current at its creation for
+// its whole life, so one that reads a large shard while a bulk write or a
+// history rewrite fills and flushes new memtables would keep every memtable
+// it started on (64-81 MiB of them during a full-size hydration,
+// bench/README.md, issue 9). This one is re-created at the next key after
+// every kRefreshBytes of values, reading at one snapshot throughout (the
+// caller's, or its own when given none), so it pins only recent memtables.
+// Threading: one thread at a time.
+class ShardRangeIterator {
+ public:
+  static constexpr size_t kRefreshBytes = size_t{8} << 20;
+
+  ShardRangeIterator(const DurableStore& durable, std::string begin, std::string end,
+                     const rocksdb::Snapshot* snapshot, bool fill_cache);
+  ~ShardRangeIterator();
+  ShardRangeIterator(const ShardRangeIterator&) = delete;
+  ShardRangeIterator& operator=(const ShardRangeIterator&) = delete;
+
+  // At the first key; then each next() moves on. key() and value() stay
+  // valid until the next call to next().
+  bool valid() const;
+  void next();
+  std::string_view key() const;
+  std::string_view value() const;
+  // Ok, or the RocksDB error (58030) that ended the scan.
+  Status status() const;
+  // Counts `bytes` read elsewhere while this iterator stood still (a
+  // nested scan) towards its next re-creation.
+  void count_read(size_t bytes) { read_since_open_ += bytes; }
+
+ private:
+  void open(bool resuming);
+
+  const DurableStore& durable_;
+  const std::string begin_;
+  const std::string end_;
+  const rocksdb::Slice lower_;  // the bounds the iterator's options point to
+  const rocksdb::Slice upper_;
+  const rocksdb::Snapshot* own_snapshot_ = nullptr;
+  const rocksdb::Snapshot* snapshot_;
+  const bool fill_cache_;
+  std::unique_ptr<rocksdb::Iterator> it_;
+  size_t read_since_open_ = 0;
+  std::string resume_;  // the last key read, where a re-created iterator resumes
+};
 
 // Sorts by row, sums the diffs of equal rows and drops zero sums.
 void consolidate_rows(std::vector<std::pair<std::string, Diff>>* rows);
