@@ -7,7 +7,7 @@
 #
 #   bash bench/writes_vs_postgres.sh [SECONDS_PER_RUN] [COPY_ROWS] [ROUNDS]   (defaults 10, 1000000, 1)
 #
-# With ROUNDS > 1 the INSERT runs alternate (PostgreSQL, tandem, PostgreSQL,
+# With ROUNDS > 1 the INSERT and COPY runs alternate (PostgreSQL, tandem, PostgreSQL,
 # ...) and each line reports the median of the rounds: on a shared machine
 # one run of either side can land in a burst of someone else's I/O.
 SECONDS_PER_RUN=${1:-10}
@@ -17,7 +17,6 @@ source "$(dirname "$0")/lib.sh"
 
 for sql in pg_sql td_sql; do
   $sql "CREATE TABLE ins (id bigint, payload text)"
-  $sql "CREATE TABLE cp (id bigint, a int, b text)"
 done
 cat >"$WORK/insert.sql" <<'SQL'
 \set id random(1, 1000000000)
@@ -71,14 +70,23 @@ with open('$WORK/copy.txt', 'w') as f:
         f.write(f'{i}\t{i % 1000}\trow number {i}\n')
 "
 chmod 644 "$WORK/copy.txt"
-copy_rate() {  # PORT USER DB -> rows/s
+copy_rate() {  # PORT USER DB TABLE -> rows/s
   local start end
   start=$(date +%s.%N)
-  psql -X -q -h 127.0.0.1 -p "$1" -U "$2" "$3" -c "\\copy cp FROM '$WORK/copy.txt'" >/dev/null
+  psql -X -q -h 127.0.0.1 -p "$1" -U "$2" "$3" -c "\\copy $4 FROM '$WORK/copy.txt'" >/dev/null
   end=$(date +%s.%N)
   python3 -c "print($COPY_ROWS / ($end - $start))"
 }
-pg=$(copy_rate $PG_PORT postgres postgres)
-td=$(copy_rate $TD_PORT materialize materialize)
+# Each round copies into a fresh table on both servers (alternating, like
+# the INSERT runs); the line reports the medians.
+pgs=() tds=()
+for round in $(seq 1 "$ROUNDS"); do
+  for sql in pg_sql td_sql; do $sql "CREATE TABLE cp$round (id bigint, a int, b text)"; done
+  pgs+=("$(copy_rate $PG_PORT postgres postgres cp$round)")
+  tds+=("$(copy_rate $TD_PORT materialize materialize cp$round)")
+  [ "$(td_sql "SELECT count(*) FROM cp$round")" == "$COPY_ROWS" ] || { echo "tandem lost COPY rows"; exit 1; }
+done
+pg=$(median "${pgs[@]}")
+td=$(median "${tds[@]}")
+[ "$ROUNDS" -gt 1 ] && echo "  rounds, COPY: postgres ${pgs[*]}; tandem ${tds[*]}"
 printf "%-28s %14.0f %14.0f %7.2fx\n" "COPY FROM STDIN rows/s" "$pg" "$td" "$(python3 -c "print($td/$pg)")"
-[ "$(td_sql 'SELECT count(*) FROM cp')" == "$COPY_ROWS" ] || { echo "tandem lost COPY rows"; exit 1; }

@@ -66,6 +66,12 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   // frees one) plus what iterators pin.
   family_options.write_buffer_size = kMemtableBytes / 4;
   family_options.max_write_buffer_number = 2;
+  // Levels 0 and 1 uncompressed: a bulk load's memtable flushes and their
+  // first compaction are copies, not Snappy on the two cores a COPY's
+  // session shares with them; deeper levels, where a large table's data
+  // settles, keep Snappy.
+  family_options.compression_per_level = {rocksdb::kNoCompression, rocksdb::kNoCompression,
+                                          rocksdb::kSnappyCompression};
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   families.emplace_back(rocksdb::kDefaultColumnFamilyName, family_options);
   for (const char* name : kFamilyNames) families.emplace_back(name, family_options);
@@ -78,6 +84,7 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   stash.write_buffer_size = 8 << 20;
   stash.max_write_buffer_number = 3;
   stash.compression = rocksdb::kNoCompression;
+  stash.compression_per_level.clear();  // else it overrides `compression`
   families[1 + static_cast<int>(Family::kSpill)].options = spill_family_options();
 
   store->options_ = options;

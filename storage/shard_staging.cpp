@@ -32,6 +32,10 @@ Status unknown_stage(ShardId shard, uint64_t stage) {
 
 }  // namespace
 
+StageBuffer::StageBuffer() : batch_(std::make_unique<rocksdb::WriteBatch>()) {}
+
+StageBuffer::~StageBuffer() = default;
+
 Result<uint64_t> ShardStore::begin_staged(ShardId shard) {
   uint64_t stage = 0;
   {
@@ -54,7 +58,7 @@ Result<uint64_t> ShardStore::begin_staged(ShardId shard) {
   return stage;
 }
 
-Status ShardStore::stage(ShardId shard, uint64_t stage, std::string_view encoded) {
+Status ShardStore::stage(ShardId shard, uint64_t stage, std::string_view encoded, StageBuffer& buffer) {
   uint32_t chunk = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -62,7 +66,8 @@ Status ShardStore::stage(ShardId shard, uint64_t stage, std::string_view encoded
     if (it == staging_.end()) return unknown_stage(shard, stage);
     chunk = it->second.chunks;
   }
-  rocksdb::WriteBatch batch;
+  rocksdb::WriteBatch& batch = *buffer.batch_;
+  batch.Clear();  // keeps its capacity
   rocksdb::ColumnFamilyHandle* data = durable_.handle(Family::kShards);
   uint32_t written = 0;
   for (std::string_view piece : split_batch(encoded)) {

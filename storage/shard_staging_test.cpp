@@ -95,7 +95,8 @@ TEST_CASE("staged chunks are invisible until the commit makes them visible at on
 
   auto stage = store->begin_staged(1);
   REQUIRE(stage.ok());
-  for (uint64_t p = 0; p < 3; ++p) REQUIRE(store->stage(1, *stage, piece(p * kPieceRows, kPieceRows)).is_ok());
+  StageBuffer buffer;  // reused by each piece
+  for (uint64_t p = 0; p < 3; ++p) REQUIRE(store->stage(1, *stage, piece(p * kPieceRows, kPieceRows), buffer).is_ok());
   CHECK(store->pending_stages() == 1);
   CHECK(store->storage_stats(1)->pending_chunks >= 3);
   // Uppers move past the staged rows' eventual time's predecessors: still
@@ -160,7 +161,8 @@ TEST_CASE("an aborted or dropped stage leaves nothing staged") {
 
   auto stage = store->begin_staged(1);
   REQUIRE(stage.ok());
-  REQUIRE(store->stage(1, *stage, piece(0, kPieceRows)).is_ok());
+  StageBuffer buffer;
+  REQUIRE(store->stage(1, *stage, piece(0, kPieceRows), buffer).is_ok());
   CHECK(staged_keys(*durable, 1).first >= 2);
   CHECK(staged_keys(*durable, 1).second == 1);
   REQUIRE(store->abort_staged(1, *stage).is_ok());
@@ -175,7 +177,7 @@ TEST_CASE("an aborted or dropped stage leaves nothing staged") {
   // stage's owner then aborts (or a restart clears) the marker.
   auto other = store->begin_staged(2);
   REQUIRE(other.ok());
-  REQUIRE(store->stage(2, *other, piece(0, kPieceRows)).is_ok());
+  REQUIRE(store->stage(2, *other, piece(0, kPieceRows), buffer).is_ok());
   REQUIRE(store->drop_shard(2).is_ok());
   CHECK(store->append({commit_at(2, *other, 10, 10)}).sqlstate() == sqlstate::kUndefinedObject);
   REQUIRE(store->abort_staged(2, *other).is_ok());
@@ -197,8 +199,9 @@ TEST_CASE("crash child: stage into shard 1", "[.crash-child]") {
   auto stage = store->begin_staged(1);
   REQUIRE(stage.ok());
   Timestamp upper = *store->upper(1);
+  StageBuffer buffer;
   for (uint64_t p = 0; p < after; ++p) {
-    REQUIRE(store->stage(1, *stage, piece(p * kPieceRows, kPieceRows)).is_ok());
+    REQUIRE(store->stage(1, *stage, piece(p * kPieceRows, kPieceRows), buffer).is_ok());
     // Another writer's synced commit makes the staged chunks durable too.
     REQUIRE(store->append({ShardAppend(1, {}, upper, upper + 1)}).is_ok());
     ++upper;

@@ -132,6 +132,22 @@ namespace tandem::storage {
 class ShardListener;
 struct PendingShard;
 
+// The write batch one stage's owner reuses for each of its pieces: a piece
+// is copied into a batch of several MiB, and a fresh one per piece would be
+// a fresh mapping to fault in and unmap each time (the malloc mmap
+// threshold is fixed, frontend/server/process_memory.cpp).
+class StageBuffer {
+ public:
+  StageBuffer();
+  ~StageBuffer();
+  StageBuffer(const StageBuffer&) = delete;
+  StageBuffer& operator=(const StageBuffer&) = delete;
+
+ private:
+  friend class ShardStore;
+  std::unique_ptr<rocksdb::WriteBatch> batch_;
+};
+
 struct ShardStoreStats {
   uint64_t write_batches = 0;  // RocksDB writes (one fsync each when syncing)
   uint64_t requests = 0;       // requests committed or rejected
@@ -265,8 +281,9 @@ class ShardStore {
   // 42704 if the shard does not exist.
   Result<uint64_t> begin_staged(ShardId shard);
   // Writes `encoded` (a batch value, shard_codec.hpp) as the stage's next
-  // chunks. One caller per stage at a time. 42704 for an unknown stage.
-  Status stage(ShardId shard, uint64_t stage, std::string_view encoded);
+  // chunks, through `buffer` (cleared first). One caller per stage at a
+  // time. 42704 for an unknown stage.
+  Status stage(ShardId shard, uint64_t stage, std::string_view encoded, StageBuffer& buffer);
   // Deletes a pending stage's chunks and marker (a no-op for an unknown or
   // committed stage).
   Status abort_staged(ShardId shard, uint64_t stage);

@@ -106,8 +106,9 @@ Status CopyInBuilder::add_row(size_t line, const std::vector<std::optional<std::
   }
   arena_.clear();
   if (staged_) {
-    Row row = Row::pack(full_);
-    Status added = staged_->add(row.ref(), 1);
+    staged_row_.clear();  // one Row reused, not one allocated per line
+    RowPacker(&staged_row_).push_all(full_);
+    Status added = staged_->add(staged_row_.ref(), 1);
     // A duplicate key names its line; a storage error only itself.
     if (!added.is_ok()) return std::move(added).with_detail("COPY " + t.table_name + ", line " + std::to_string(line));
     return Status::ok();

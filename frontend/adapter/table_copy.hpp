@@ -65,6 +65,7 @@ class CopyInBuilder {
   EvalContext ctx_;
   std::vector<Datum> defaults_;
   std::vector<Datum> full_;
+  Row staged_row_;  // the line being staged
   RowArena arena_;
   TableWrite write_;
   size_t write_bytes_ = 0;  // packed bytes in write_

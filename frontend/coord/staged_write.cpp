@@ -48,8 +48,8 @@ Status StagedWrite::add(RowRef row, Diff diff) {
 
 Status StagedWrite::flush() {
   if (piece_.empty()) return Status::ok();
-  Status s = shards_.stage(shard_, stage_, piece_);
-  piece_.clear();
+  Status s = shards_.stage(shard_, stage_, piece_, buffer_);
+  piece_.clear();  // keeps its capacity for the next piece
   return s;
 }
 

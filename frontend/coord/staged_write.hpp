@@ -71,6 +71,7 @@ class StagedWrite {
   const std::vector<UniqueKey> unique_keys_;
   std::vector<std::unordered_set<std::string>> keys_;
   std::string piece_;
+  storage::StageBuffer buffer_;
   size_t rows_ = 0;
   bool committed_ = false;
 };
