@@ -3,11 +3,13 @@
 #include "storage/rocks_spill_store.hpp"
 #include "storage/wal_file_system.hpp"
 
+#include <atomic>
 #include <filesystem>
 #include <vector>
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
+#include <rocksdb/listener.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_buffer_manager.h>
@@ -28,6 +30,21 @@ Status io_error(const std::string& what, const rocksdb::Status& s) {
 constexpr std::size_t kMemtableBytes = 64 << 20;
 constexpr std::size_t kBlockCacheBytes = 8 << 20;
 
+// Counts each family's completed memtable flushes (called on RocksDB's
+// flush threads).
+class DurableStore::FlushCounter : public rocksdb::EventListener {
+ public:
+  void OnFlushCompleted(rocksdb::DB*, const rocksdb::FlushJobInfo& info) override {
+    for (int i = 0; i < kFamilyCount; ++i) {
+      if (info.cf_name == kFamilyNames[i]) counts_[i].fetch_add(1, std::memory_order_release);
+    }
+  }
+  uint64_t count(Family family) const { return counts_[static_cast<int>(family)].load(std::memory_order_acquire); }
+
+ private:
+  std::atomic<uint64_t> counts_[kFamilyCount] = {};
+};
+
 Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptions& options) {
   std::error_code ec;
   std::filesystem::create_directories(options.path, ec);
@@ -44,6 +61,8 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   db_options.max_background_jobs = 2;
   db_options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   db_options.keep_log_file_num = 2;
+  store->flush_counter_ = std::make_shared<FlushCounter>();
+  db_options.listeners.push_back(store->flush_counter_);
   // Every family's memtables together stay within kMemtableBytes (a bulk
   // load flushes sooner instead of holding two 64 MiB memtables per family):
   // part of the fixed overhead above the arrangement budget (issue 9).
@@ -129,6 +148,8 @@ Status DurableStore::close() {
 rocksdb::ColumnFamilyHandle* DurableStore::handle(Family family) const {
   return handles_[static_cast<int>(family)];
 }
+
+uint64_t DurableStore::flushes(Family family) const { return flush_counter_->count(family); }
 
 Status DurableStore::put(Family family, std::string_view key, std::string_view value) {
   rocksdb::WriteOptions wo;

@@ -58,14 +58,20 @@ class DurableStore {
   rocksdb::DB* db() const { return db_; }
   rocksdb::ColumnFamilyHandle* handle(Family family) const;
   const DurableStoreOptions& options() const { return options_; }
+  // Memtable flushes of `family` completed since open. An iterator opened
+  // before the latest one keeps the flushed memtable alive
+  // (ShardRangeIterator re-opens when this moves).
+  uint64_t flushes(Family family) const;
 
  private:
+  class FlushCounter;
   DurableStore() = default;
   // Drops and recreates the spill family (rocks_spill_store.cpp).
   Status discard_spill();
   DurableStoreOptions options_;
   // The file system under db_ (storage/wal_file_system.hpp); outlives it.
   std::unique_ptr<rocksdb::Env> env_;
+  std::shared_ptr<FlushCounter> flush_counter_;  // a listener of db_
   rocksdb::DB* db_ = nullptr;
   rocksdb::ColumnFamilyHandle* handles_[kFamilyCount] = {};
 };

@@ -50,17 +50,18 @@ void ShardRangeIterator::open(bool resuming) {
   options.fill_cache = fill_cache_;
   options.iterate_lower_bound = &lower_;
   options.iterate_upper_bound = &upper_;
+  // Read before the iterator is made: a flush completing in between
+  // re-opens it once more, never too few times.
+  flushes_at_open_ = durable_.flushes(Family::kShards);
   it_.reset(durable_.db()->NewIterator(options, durable_.handle(Family::kShards)));
   it_->Seek(resume_);
   if (resuming && it_->Valid() && it_->key() == rocksdb::Slice(resume_)) it_->Next();
-  read_since_open_ = 0;
 }
 
 bool ShardRangeIterator::valid() const { return it_->Valid(); }
 
 void ShardRangeIterator::next() {
-  read_since_open_ += it_->value().size();
-  if (read_since_open_ < kRefreshBytes) {
+  if (durable_.flushes(Family::kShards) == flushes_at_open_) {
     it_->Next();
     return;
   }
@@ -137,15 +138,10 @@ Status scan_shard_keys(const DurableStore& durable, ShardId shard, Timestamp low
     auto stage = decode_staged_ref(it.value());
     if (!stage) return malformed_key(shard);
     if (on_staged) on_staged(*stage);
-    size_t staged_bytes = 0;
     TANDEM_RETURN_IF_ERROR(
         scan_stage_chunks(durable, shard, *stage, snapshot, [&](uint32_t chunk, std::string_view chunk_value) {
-          staged_bytes += chunk_value.size();
           return visit(DataKey{shard, decoded->time, kAppendPart, chunk}, chunk_value);
         }));
-    // This iterator stood on the reference while the stage was read: as
-    // long as reading it, for what it pins.
-    it.count_read(staged_bytes);
   }
   Status s = it.status();
   if (!s.is_ok()) return Status::error(s.sqlstate(), "reading shard " + std::to_string(shard) + ": " + s.message());

@@ -66,18 +66,18 @@ Status scan_visible(const DurableStore& durable, ShardId shard, Timestamp lower,
                     const std::function<void(Timestamp, std::string_view, Diff)>& visit);
 
 // A forward iterator over [begin, end) of the shards family for a long
-// scan. A RocksDB iterator pins the memtables current at its creation for
-// its whole life, so one that reads a large shard while a bulk write or a
-// history rewrite fills and flushes new memtables would keep every memtable
-// it started on (64-81 MiB of them during a full-size hydration,
-// bench/README.md, issue 9). This one is re-created at the next key after
-// every kRefreshBytes of values, reading at one snapshot throughout (the
-// caller's, or its own when given none), so it pins only recent memtables.
+// scan. A RocksDB iterator keeps every memtable current at its creation
+// alive for its whole life, flushed or not, so one that reads a large shard
+// while a bulk write or a history rewrite (whose merges read and write the
+// family at once) fills and flushes memtables would keep each of them: the
+// family held 65-183 MiB of memtables during a full-size hydration
+// (bench/README.md, issue 9). This one re-opens at the next key once a
+// flush of the family has completed since it opened, reading at one
+// snapshot throughout (the caller's, or its own when given none), so it
+// keeps no flushed memtable past its next step.
 // Threading: one thread at a time.
 class ShardRangeIterator {
  public:
-  static constexpr size_t kRefreshBytes = size_t{8} << 20;
-
   ShardRangeIterator(const DurableStore& durable, std::string begin, std::string end,
                      const rocksdb::Snapshot* snapshot, bool fill_cache);
   ~ShardRangeIterator();
@@ -92,9 +92,7 @@ class ShardRangeIterator {
   std::string_view value() const;
   // Ok, or the RocksDB error (58030) that ended the scan.
   Status status() const;
-  // Counts `bytes` read elsewhere while this iterator stood still (a
-  // nested scan) towards its next re-creation.
-  void count_read(size_t bytes) { read_since_open_ += bytes; }
+
 
  private:
   void open(bool resuming);
@@ -108,8 +106,8 @@ class ShardRangeIterator {
   const rocksdb::Snapshot* snapshot_;
   const bool fill_cache_;
   std::unique_ptr<rocksdb::Iterator> it_;
-  size_t read_since_open_ = 0;
-  std::string resume_;  // the last key read, where a re-created iterator resumes
+  uint64_t flushes_at_open_ = 0;
+  std::string resume_;  // the last key read, where a re-opened iterator resumes
 };
 
 // Sorts by row, sums the diffs of equal rows and drops zero sums.

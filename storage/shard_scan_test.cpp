@@ -37,8 +37,7 @@ uint64_t memtable_bytes(DurableStore& durable) {
 TEST_CASE("a long shard scan reads each key once at its snapshot and lets go of the memtables it started on") {
   ScratchDir dir;
   auto durable = open_durable(dir.path(), /*sync=*/false);
-  // 48 chunks of 1 MiB, left in memtables: the scan re-creates its iterator
-  // five times.
+  // 48 chunks of 1 MiB, left in memtables.
   constexpr uint32_t kChunks = 48;
   for (uint32_t c = 0; c < kChunks; ++c) put(*durable, c, 'a');
   const uint64_t at_start = memtable_bytes(*durable);
@@ -64,7 +63,7 @@ TEST_CASE("a long shard scan reads each key once at its snapshot and lets go of 
   for (uint32_t c = 0; c < kChunks; ++c) expected.push_back(c);
   CHECK(seen == expected);
   // One iterator for the whole scan would keep the memtables it started on
-  // (at_start) to its end; this one holds only those of its last 8 MiB.
+  // (at_start) to its end; this one re-opens after each flush.
   INFO("memtables at the start " << at_start << ", late in the scan up to " << most_memtables_late);
   CHECK(most_memtables_late < at_start);
 }
