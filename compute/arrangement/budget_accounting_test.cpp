@@ -83,6 +83,34 @@ TEST_CASE("a builder whose budget binds frees its columns as it streams them", "
   CHECK(budget.stats().building_bytes == 0);
 }
 
+TEST_CASE("a builder streams once building bytes alone pass half the limit, with nothing resident",
+          "[arrangement][spill][budget]") {
+  // Several builders of a hydration's last merges grew together until their
+  // bytes alone reached the limit, on top of what was resident; now each
+  // streams past half of it.
+  const std::uint64_t held = [] {
+    SpillBudget spill(1ull << 40);
+    BatchBuilder builder;
+    std::uint64_t k = 0;
+    push_past_a_check(builder, &k);
+    return spill.budget().stats().building_bytes;  // what the builder counts after a check
+  }();
+  REQUIRE(held > 0);
+  // Two checks' worth is over half this limit, and under it.
+  SpillBudget spill(held * 5 / 2);
+  MemoryBudget& budget = spill.budget();
+  BatchBuilder builder;
+  std::uint64_t next_key = 0;
+  push_past_a_check(builder, &next_key);
+  push_past_a_check(builder, &next_key);
+  CHECK(budget.stats().resident_bytes == 0);
+  CHECK(builder.streamed_bytes() > 0);
+  BatchPtr batch = builder.done(Description{0, 2, 0});
+  CHECK(batch->update_count() == next_key);
+  CHECK(batch->storage()->spilled());
+  CHECK(budget.stats().building_bytes == 0);
+}
+
 TEST_CASE("a batcher counts its buffer in the budget and frees it when a seal empties it",
           "[arrangement][spill][budget]") {
   SpillBudget spill(1ull << 30);  // a run is 128 MiB: no run is cut here

@@ -106,7 +106,11 @@ void BatchBuilder::check_budget() {
     budget_->release_building(building_ - bytes);
   }
   building_ = bytes;
-  if (!stream_failed_ && budget_->binds()) stream_out();
+  // Also when building bytes alone pass half the limit (as batchers cut
+  // their runs): else every builder of a hydration's last merges grows until
+  // building bytes alone reach the limit, on top of what is resident
+  // (counted 380 MiB under 256, bench/README.md, issue 9).
+  if (!stream_failed_ && (budget_->binds() || budget_->building_crowded())) stream_out();
 }
 
 void BatchBuilder::stream_out() {

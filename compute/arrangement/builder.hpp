@@ -18,7 +18,8 @@
 // installed, the builder counts its columns' capacity as the budget's
 // building bytes (checked each time they grow by a spill block, at a key
 // boundary). When
-// resident plus building bytes exceed the limit (MemoryBudget::binds), it
+// resident plus building bytes exceed the limit (MemoryBudget::binds), or
+// building bytes alone pass half of it (building_crowded), it
 // writes the finished keys to the spill as blocks (SpilledBatchStorage::
 // Writer) and starts over in memory with empty columns; done() then writes the rest too and the
 // batch is born spilled, never admitted resident. So a builder holds at most

@@ -14,10 +14,10 @@
 //
 // The budget counts batch columns, plus the columns BatchBuilders are still
 // building and the buffers Batchers hold (add_building): when the two
-// together exceed the limit, a builder streams its finished keys to the
-// spill instead of growing (builder.hpp), so a merge's or a seal's output
-// never needs memory beyond the limit, and when building bytes alone pass
-// half of it, batchers cut smaller runs (batcher.hpp). Resident batches
+// together exceed the limit, or building bytes alone pass half of it, a
+// builder streams its finished keys to the spill instead of growing
+// (builder.hpp), so a merge's or a seal's output never needs memory beyond
+// the limit, and batchers cut smaller runs (batcher.hpp). Resident batches
 // alone are held to the limit (enforce), so what is counted stays within
 // about one and a half times it. The block cache (capacity stated at construction) and the
 // blocks pinned by open cursors and merges come on top (see the issue-9
