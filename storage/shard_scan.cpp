@@ -60,7 +60,18 @@ void ShardRangeIterator::open(bool resuming) {
 
 bool ShardRangeIterator::valid() const { return it_->Valid(); }
 
+void ShardRangeIterator::release() {
+  resume_.assign(it_->key().data(), it_->key().size());
+  it_.reset();
+  released_ = true;
+}
+
 void ShardRangeIterator::next() {
+  if (released_) {
+    released_ = false;
+    open(/*resuming=*/true);
+    return;
+  }
   if (durable_.flushes(Family::kShards) == flushes_at_open_) {
     it_->Next();
     return;
@@ -138,6 +149,9 @@ Status scan_shard_keys(const DurableStore& durable, ShardId shard, Timestamp low
     auto stage = decode_staged_ref(it.value());
     if (!stage) return malformed_key(shard);
     if (on_staged) on_staged(*stage);
+    // Reading a stage (megabytes, fed to a hydration at its pace) takes a
+    // while: this iterator would keep every memtable flushed meanwhile.
+    it.release();
     TANDEM_RETURN_IF_ERROR(
         scan_stage_chunks(durable, shard, *stage, snapshot, [&](uint32_t chunk, std::string_view chunk_value) {
           return visit(DataKey{shard, decoded->time, kAppendPart, chunk}, chunk_value);

@@ -92,6 +92,10 @@ class ShardRangeIterator {
   std::string_view value() const;
   // Ok, or the RocksDB error (58030) that ended the scan.
   Status status() const;
+  // Lets go of the RocksDB iterator while the caller reads elsewhere for a
+  // while (a stage's chunks): the next next() re-opens after this key.
+  // Only next() may follow.
+  void release();
 
 
  private:
@@ -107,6 +111,7 @@ class ShardRangeIterator {
   const bool fill_cache_;
   std::unique_ptr<rocksdb::Iterator> it_;
   uint64_t flushes_at_open_ = 0;
+  bool released_ = false;
   std::string resume_;  // the last key read, where a re-opened iterator resumes
 };
 
