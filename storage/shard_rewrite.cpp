@@ -72,16 +72,20 @@ class ChunkCursor : public SortedSource {
         status_ = it_.status();
         return false;
       }
-      std::string_view value = it_.value();
-      held_ = value.size();
+      // The chunk is copied and the iterator let go while the merge works
+      // through it (and writes its output through the same family).
+      chunk_.assign(it_.value());
+      it_.release();
+      held_ = chunk_.size();
       meter_.add(held_);
-      reader_.emplace(value);
+      reader_.emplace(chunk_);
     }
   }
 
  private:
   Meter& meter_;
   ShardRangeIterator it_;
+  std::string chunk_;
   std::optional<BatchReader> reader_;
   uint64_t held_ = 0;
 };

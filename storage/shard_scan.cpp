@@ -104,11 +104,27 @@ namespace {
 // the block cache (a scan reads each stored batch once: caching its blocks
 // would only evict others, and a block of a large batch is as large as the
 // batch).
+constexpr size_t kReleasedValueBytes = size_t{64} << 10;
+
 Status scan_range(const DurableStore& durable, ShardId shard, const std::string& begin, const std::string& end,
                   const rocksdb::Snapshot* snapshot,
                   const std::function<Status(std::string_view, std::string_view)>& visit) {
   ShardRangeIterator it(durable, begin, end, snapshot, /*fill_cache=*/false);
-  for (; it.valid(); it.next()) TANDEM_RETURN_IF_ERROR(visit(it.key(), it.value()));
+  std::string key;
+  std::string value;
+  for (; it.valid(); it.next()) {
+    if (it.value().size() < kReleasedValueBytes) {
+      TANDEM_RETURN_IF_ERROR(visit(it.key(), it.value()));
+      continue;
+    }
+    // A large value's visit may take long (a hydration feeding compute at
+    // its pace): it is copied and the iterator let go meanwhile, so the
+    // memtables flushed in that time are not kept.
+    key.assign(it.key());
+    value.assign(it.value());
+    it.release();
+    TANDEM_RETURN_IF_ERROR(visit(key, value));
+  }
   Status s = it.status();
   if (!s.is_ok()) return Status::error(s.sqlstate(), "reading shard " + std::to_string(shard) + ": " + s.message());
   return Status::ok();
@@ -139,11 +155,18 @@ Status scan_shard_keys(const DurableStore& durable, ShardId shard, Timestamp low
   if (lower >= upper) return Status::ok();
   ShardRangeIterator it(durable, shard_data_bound(shard, lower), shard_data_bound(shard, upper), snapshot,
                         /*fill_cache=*/false);
+  std::string value;
   for (; it.valid(); it.next()) {
     auto decoded = decode_shard_data_key(it.key());
     if (!decoded || decoded->shard != shard) return malformed_key(shard);
     if (decoded->part != kStagedRefPart) {
-      TANDEM_RETURN_IF_ERROR(visit(*decoded, it.value()));
+      if (it.value().size() < kReleasedValueBytes) {
+        TANDEM_RETURN_IF_ERROR(visit(*decoded, it.value()));
+      } else {
+        value.assign(it.value());  // as in scan_range
+        it.release();
+        TANDEM_RETURN_IF_ERROR(visit(*decoded, value));
+      }
       continue;
     }
     auto stage = decode_staged_ref(it.value());
