@@ -55,7 +55,7 @@ class ChunkCursor : public SortedSource {
  public:
   ChunkCursor(const DurableStore& durable, std::string begin, std::string end, const rocksdb::Snapshot* snapshot,
               Meter& meter)
-      : meter_(meter), it_(durable, std::move(begin), std::move(end), snapshot, /*fill_cache=*/false) {}
+      : meter_(meter), it_(durable, std::move(begin), std::move(end), snapshot) {}
   ~ChunkCursor() override { meter_.sub(held_); }
 
   bool next() override {
@@ -72,20 +72,18 @@ class ChunkCursor : public SortedSource {
         status_ = it_.status();
         return false;
       }
-      // The chunk is copied and the iterator let go while the merge works
-      // through it (and writes its output through the same family).
-      chunk_.assign(it_.value());
-      it_.release();
-      held_ = chunk_.size();
+      // The merge works through the chunk while it writes its output
+      // through the same family.
+      it_.detach(0);
+      held_ = it_.value().size();
       meter_.add(held_);
-      reader_.emplace(chunk_);
+      reader_.emplace(it_.value());
     }
   }
 
  private:
   Meter& meter_;
   ShardRangeIterator it_;
-  std::string chunk_;
   std::optional<BatchReader> reader_;
   uint64_t held_ = 0;
 };

@@ -26,14 +26,13 @@ Result<Timestamp> stored_base_time(const DurableStore& durable, ShardId shard, c
 }
 
 ShardRangeIterator::ShardRangeIterator(const DurableStore& durable, std::string begin, std::string end,
-                                       const rocksdb::Snapshot* snapshot, bool fill_cache)
+                                       const rocksdb::Snapshot* snapshot)
     : durable_(durable),
       begin_(std::move(begin)),
       end_(std::move(end)),
       lower_(begin_),
       upper_(end_),
-      snapshot_(snapshot),
-      fill_cache_(fill_cache) {
+      snapshot_(snapshot) {
   if (snapshot_ == nullptr) snapshot_ = own_snapshot_ = durable_.db()->GetSnapshot();
   resume_ = begin_;
   open(/*resuming=*/false);
@@ -47,7 +46,9 @@ ShardRangeIterator::~ShardRangeIterator() {
 void ShardRangeIterator::open(bool resuming) {
   rocksdb::ReadOptions options;
   options.snapshot = snapshot_;
-  options.fill_cache = fill_cache_;
+  // Not filling the block cache: a scan reads each stored chunk once, so
+  // caching its blocks would only evict others.
+  options.fill_cache = false;
   options.iterate_lower_bound = &lower_;
   options.iterate_upper_bound = &upper_;
   // Read before the iterator is made: a flush completing in between
@@ -58,17 +59,19 @@ void ShardRangeIterator::open(bool resuming) {
   if (resuming && it_->Valid() && it_->key() == rocksdb::Slice(resume_)) it_->Next();
 }
 
-bool ShardRangeIterator::valid() const { return it_->Valid(); }
+bool ShardRangeIterator::valid() const { return detached_ || it_->Valid(); }
 
-void ShardRangeIterator::release() {
+void ShardRangeIterator::detach(size_t min_value_bytes) {
+  if (detached_ || it_->value().size() < min_value_bytes) return;
   resume_.assign(it_->key().data(), it_->key().size());
+  detached_value_.assign(it_->value().data(), it_->value().size());
   it_.reset();
-  released_ = true;
+  detached_ = true;
 }
 
 void ShardRangeIterator::next() {
-  if (released_) {
-    released_ = false;
+  if (detached_) {
+    detached_ = false;
     open(/*resuming=*/true);
     return;
   }
@@ -80,14 +83,18 @@ void ShardRangeIterator::next() {
   open(/*resuming=*/true);
 }
 
-std::string_view ShardRangeIterator::key() const { return std::string_view(it_->key().data(), it_->key().size()); }
+std::string_view ShardRangeIterator::key() const {
+  if (detached_) return resume_;
+  return std::string_view(it_->key().data(), it_->key().size());
+}
 
 std::string_view ShardRangeIterator::value() const {
+  if (detached_) return detached_value_;
   return std::string_view(it_->value().data(), it_->value().size());
 }
 
 Status ShardRangeIterator::status() const {
-  if (it_->status().ok()) return Status::ok();
+  if (detached_ || it_->status().ok()) return Status::ok();
   return Status::error(sqlstate::kIoError, it_->status().ToString());
 }
 
@@ -100,34 +107,23 @@ Status scan_visible(const DurableStore& durable, ShardId shard, Timestamp lower,
 
 namespace {
 
-// Iterates [begin, end) of the shards family at `snapshot`, not filling
-// the block cache (a scan reads each stored batch once: caching its blocks
-// would only evict others, and a block of a large batch is as large as the
-// batch).
-constexpr size_t kReleasedValueBytes = size_t{64} << 10;
+// The status a scan of `shard` ends with.
+Status scan_status(ShardId shard, const ShardRangeIterator& it) {
+  Status s = it.status();
+  if (s.is_ok()) return s;
+  return Status::error(s.sqlstate(), "reading shard " + std::to_string(shard) + ": " + s.message());
+}
 
+// Iterates [begin, end) of the shards family at `snapshot`.
 Status scan_range(const DurableStore& durable, ShardId shard, const std::string& begin, const std::string& end,
                   const rocksdb::Snapshot* snapshot,
                   const std::function<Status(std::string_view, std::string_view)>& visit) {
-  ShardRangeIterator it(durable, begin, end, snapshot, /*fill_cache=*/false);
-  std::string key;
-  std::string value;
+  ShardRangeIterator it(durable, begin, end, snapshot);
   for (; it.valid(); it.next()) {
-    if (it.value().size() < kReleasedValueBytes) {
-      TANDEM_RETURN_IF_ERROR(visit(it.key(), it.value()));
-      continue;
-    }
-    // A large value's visit may take long (a hydration feeding compute at
-    // its pace): it is copied and the iterator let go meanwhile, so the
-    // memtables flushed in that time are not kept.
-    key.assign(it.key());
-    value.assign(it.value());
-    it.release();
-    TANDEM_RETURN_IF_ERROR(visit(key, value));
+    it.detach();  // a large value's visit may take long
+    TANDEM_RETURN_IF_ERROR(visit(it.key(), it.value()));
   }
-  Status s = it.status();
-  if (!s.is_ok()) return Status::error(s.sqlstate(), "reading shard " + std::to_string(shard) + ": " + s.message());
-  return Status::ok();
+  return scan_status(shard, it);
 }
 
 Status malformed_key(ShardId shard) {
@@ -153,36 +149,25 @@ Status scan_shard_keys(const DurableStore& durable, ShardId shard, Timestamp low
                        const std::function<void(uint64_t)>& on_staged) {
   upper = std::min(upper, kStagedTimeBit);
   if (lower >= upper) return Status::ok();
-  ShardRangeIterator it(durable, shard_data_bound(shard, lower), shard_data_bound(shard, upper), snapshot,
-                        /*fill_cache=*/false);
-  std::string value;
+  ShardRangeIterator it(durable, shard_data_bound(shard, lower), shard_data_bound(shard, upper), snapshot);
   for (; it.valid(); it.next()) {
     auto decoded = decode_shard_data_key(it.key());
     if (!decoded || decoded->shard != shard) return malformed_key(shard);
     if (decoded->part != kStagedRefPart) {
-      if (it.value().size() < kReleasedValueBytes) {
-        TANDEM_RETURN_IF_ERROR(visit(*decoded, it.value()));
-      } else {
-        value.assign(it.value());  // as in scan_range
-        it.release();
-        TANDEM_RETURN_IF_ERROR(visit(*decoded, value));
-      }
+      it.detach();  // as in scan_range
+      TANDEM_RETURN_IF_ERROR(visit(*decoded, it.value()));
       continue;
     }
     auto stage = decode_staged_ref(it.value());
     if (!stage) return malformed_key(shard);
     if (on_staged) on_staged(*stage);
-    // Reading a stage (megabytes, fed to a hydration at its pace) takes a
-    // while: this iterator would keep every memtable flushed meanwhile.
-    it.release();
+    it.detach(0);  // reading the stage takes a while
     TANDEM_RETURN_IF_ERROR(
         scan_stage_chunks(durable, shard, *stage, snapshot, [&](uint32_t chunk, std::string_view chunk_value) {
           return visit(DataKey{shard, decoded->time, kAppendPart, chunk}, chunk_value);
         }));
   }
-  Status s = it.status();
-  if (!s.is_ok()) return Status::error(s.sqlstate(), "reading shard " + std::to_string(shard) + ": " + s.message());
-  return Status::ok();
+  return scan_status(shard, it);
 }
 
 Status scan_shard(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,

@@ -11,13 +11,13 @@
 #include <utility>
 #include <vector>
 
+#include <rocksdb/slice.h>
+
 #include "common/status.hpp"
 #include "common/timestamp.hpp"
 #include "storage/durable_store.hpp"
 #include "storage/shard_codec.hpp"
 #include "storage/shard_types.hpp"
-
-#include <rocksdb/slice.h>
 
 namespace rocksdb {
 class Iterator;
@@ -74,15 +74,19 @@ Status scan_visible(const DurableStore& durable, ShardId shard, Timestamp lower,
 // (bench/README.md, issue 9). This one re-opens at the next key once a
 // flush of the family has completed since it opened, reading at one
 // snapshot throughout (the caller's, or its own when given none), so it
-// keeps no flushed memtable past its next step.
+// keeps no flushed memtable past its next step. It does not fill the block
+// cache.
 // Threading: one thread at a time.
 class ShardRangeIterator {
  public:
   ShardRangeIterator(const DurableStore& durable, std::string begin, std::string end,
-                     const rocksdb::Snapshot* snapshot, bool fill_cache);
+                     const rocksdb::Snapshot* snapshot);
   ~ShardRangeIterator();
   ShardRangeIterator(const ShardRangeIterator&) = delete;
   ShardRangeIterator& operator=(const ShardRangeIterator&) = delete;
+
+  // Values of this size or more are detached by detach() with its default.
+  static constexpr size_t kDetachedValueBytes = size_t{64} << 10;
 
   // At the first key; then each next() moves on. key() and value() stay
   // valid until the next call to next().
@@ -92,11 +96,13 @@ class ShardRangeIterator {
   std::string_view value() const;
   // Ok, or the RocksDB error (58030) that ended the scan.
   Status status() const;
-  // Lets go of the RocksDB iterator while the caller reads elsewhere for a
-  // while (a stage's chunks): the next next() re-opens after this key.
-  // Only next() may follow.
-  void release();
-
+  // For a caller about to spend a while on the current entry (a hydration
+  // feeding compute at its pace, a merge going through a chunk, a nested
+  // scan of a stage): when the value has `min_value_bytes` or more, copies
+  // the entry and lets go of the RocksDB iterator, so the memtables flushed
+  // meanwhile are not kept; next() re-opens after the key. key() and value()
+  // then read the copy.
+  void detach(size_t min_value_bytes = kDetachedValueBytes);
 
  private:
   void open(bool resuming);
@@ -108,11 +114,11 @@ class ShardRangeIterator {
   const rocksdb::Slice upper_;
   const rocksdb::Snapshot* own_snapshot_ = nullptr;
   const rocksdb::Snapshot* snapshot_;
-  const bool fill_cache_;
   std::unique_ptr<rocksdb::Iterator> it_;
   uint64_t flushes_at_open_ = 0;
-  bool released_ = false;
+  bool detached_ = false;
   std::string resume_;  // the last key read, where a re-opened iterator resumes
+  std::string detached_value_;
 };
 
 // Sorts by row, sums the diffs of equal rows and drops zero sums.

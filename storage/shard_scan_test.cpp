@@ -43,7 +43,7 @@ TEST_CASE("a long shard scan reads each key once at its snapshot and lets go of 
   const uint64_t at_start = memtable_bytes(*durable);
   REQUIRE(at_start >= 16 * kValueBytes);
 
-  ShardRangeIterator it(*durable, shard_data_bound(7, 0), shard_data_bound(7, 200), nullptr, /*fill_cache=*/false);
+  ShardRangeIterator it(*durable, shard_data_bound(7, 0), shard_data_bound(7, 200), nullptr);
   std::vector<uint32_t> seen;
   uint64_t most_memtables_late = 0;
   for (; it.valid(); it.next()) {
