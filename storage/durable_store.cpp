@@ -53,7 +53,7 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
                          "could not create data directory \"" + options.path + "\": " + ec.message());
   }
   std::unique_ptr<DurableStore> store(new DurableStore());
-  store->env_ = new_wal_preallocating_env();
+  store->env_ = new_wal_preallocating_env(options.sync_writes);
   rocksdb::DBOptions db_options;
   db_options.env = store->env_.get();
   db_options.create_if_missing = true;

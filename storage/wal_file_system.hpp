@@ -36,7 +36,11 @@ class Env;
 namespace tandem::storage {
 
 // An Env over RocksDB's default one whose WAL files are zero-filled ahead
-// of their records. It must outlive every DB opened on it.
-std::unique_ptr<rocksdb::Env> new_wal_preallocating_env();
+// of their records. With `direct_wal` (a store whose commits are synced)
+// WAL files are written with O_DIRECT where the file system allows it (see
+// DirectWal in the .cpp); a store that does not sync keeps buffered writes,
+// which reach the OS at each write without waiting for the device. It must
+// outlive every DB opened on it.
+std::unique_ptr<rocksdb::Env> new_wal_preallocating_env(bool direct_wal);
 
 }  // namespace tandem::storage
