@@ -131,11 +131,18 @@ awaitable<std::optional<Status>> commit(Coordinator* coord, std::vector<TableWri
 // else is committing (Coordinator::try_write_inline), else the coordinator
 // sequences them and the storage committer acknowledges straight back to
 // the caller's executor (Coordinator::write_and_ack); nullopt on success.
-awaitable<std::optional<Status>> commit_from_session(Coordinator* coord, std::vector<TableWrite> writes) {
+awaitable<std::optional<Status>> commit_from_session(Coordinator* coord, Session& session,
+                                                     std::vector<TableWrite> writes) {
   auto executor = co_await asio::this_coro::executor;
-  // The coordinator is woken to feed compute once this thread is back in its
-  // event loop: after the reply is sent, not before.
-  auto feed_later = [executor](std::function<void()> feed) { asio::defer(executor, std::move(feed)); };
+  // An inline commit feeds compute after the reply is sent, not before:
+  // run by the session's owner, else once this thread is back in its event
+  // loop.
+  Coordinator::FeedLater feed_later;
+  if (session.runs_after_reply()) {
+    feed_later = [&session](std::function<void()> feed) { session.after_reply(std::move(feed)); };
+  } else {
+    feed_later = [executor](std::function<void()> feed) { asio::defer(executor, std::move(feed)); };
+  }
   if (auto committed = coord->try_write_inline(writes, feed_later)) {
     co_return committed->ok() ? std::optional<Status>() : std::optional<Status>(committed->status());
   }
@@ -565,7 +572,7 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     size_t count = write->updates.size();
     std::vector<TableWrite> writes;
     writes.push_back(std::move(*write));
-    auto committed = co_await commit_from_session(coordinator_.get(), std::move(writes));
+    auto committed = co_await commit_from_session(coordinator_.get(), session, std::move(writes));
     if (committed) co_return *committed;
     ExecResult r;
     r.tag = "INSERT 0 " + std::to_string(count);
@@ -661,7 +668,7 @@ Result<std::unique_ptr<CopyInBuilder>> Adapter::begin_copy_in(const PreparedStat
   return builder;
 }
 
-awaitable<Result<ExecResult>> Adapter::finish_copy_in(std::unique_ptr<CopyInBuilder> builder) {
+awaitable<Result<ExecResult>> Adapter::finish_copy_in(Session& session, std::unique_ptr<CopyInBuilder> builder) {
   size_t count = 0;
   auto write = builder->finish(&count);
   if (!write.ok()) co_return write.status();
@@ -676,7 +683,7 @@ awaitable<Result<ExecResult>> Adapter::finish_copy_in(std::unique_ptr<CopyInBuil
   builder.reset();
   std::vector<TableWrite> writes;
   writes.push_back(std::move(*write));
-  auto committed = co_await commit_from_session(coordinator_.get(), std::move(writes));
+  auto committed = co_await commit_from_session(coordinator_.get(), session, std::move(writes));
   if (committed) co_return *committed;
   ExecResult r;
   r.tag = "COPY " + std::to_string(count);

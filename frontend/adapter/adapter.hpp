@@ -80,7 +80,7 @@ class Adapter {
   // COPY FROM STDIN: at CopyInResponse, the builder the connection feeds
   // each CopyData to; at CopyDone, writes its rows to the table.
   Result<std::unique_ptr<CopyInBuilder>> begin_copy_in(const PreparedStatement& statement, CancelToken& cancel);
-  boost::asio::awaitable<Result<ExecResult>> finish_copy_in(std::unique_ptr<CopyInBuilder> builder);
+  boost::asio::awaitable<Result<ExecResult>> finish_copy_in(Session& session, std::unique_ptr<CopyInBuilder> builder);
 
   // COMMIT, ROLLBACK and friends: the statements a failed transaction accepts.
   static bool ends_transaction(const sql::ParsedStatement& statement);

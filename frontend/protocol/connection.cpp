@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <sys/socket.h>
+
+#include <cerrno>
 #include <cstring>
 
 #include <boost/asio/co_spawn.hpp>
@@ -100,12 +103,36 @@ awaitable<bool> Connection::fill(size_t needed) {
   co_return true;
 }
 
+// Non-blocking send(2)s of out_ from `offset` while the socket takes them;
+// returns how much of out_ is sent. A reply usually fits the socket's
+// buffer whole: then no write is queued on the reactor, and the coroutine
+// goes on without a trip through the event loop.
+size_t Connection::send_now(size_t offset) {
+  while (offset < out_.size()) {
+    ssize_t n = ::send(socket_.native_handle(), out_.data() + offset, out_.size() - offset, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n > 0) {
+      offset += static_cast<size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      break;  // full, or failed: the asynchronous write waits, or reports the error
+    }
+  }
+  return offset;
+}
+
 awaitable<void> Connection::flush() {
-  if (out_.empty()) co_return;
-  boost::system::error_code ec;
-  co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(use_awaitable, ec));
-  out_.clear();
-  if (ec) phase_ = Phase::kDone;
+  if (!out_.empty()) {
+    size_t sent = send_now(0);
+    boost::system::error_code ec;
+    if (sent < out_.size()) {
+      co_await asio::async_write(socket_, asio::buffer(out_.data() + sent, out_.size() - sent),
+                                 asio::redirect_error(use_awaitable, ec));
+    }
+    out_.clear();
+    if (ec) phase_ = Phase::kDone;
+  }
+  if (session_) session_->run_after_reply();
 }
 
 void Connection::fatal(const Status& status) {
@@ -168,6 +195,7 @@ awaitable<bool> Connection::startup() {
     std::string database(startup.parameter("database").value_or("materialize"));
     if (database.empty()) database = "materialize";
     session_ = std::make_unique<Session>(std::string(*user), database);
+    session_->set_runs_after_reply(true);  // flush() and execute() run it
     std::vector<std::pair<std::string, std::string>> startup_vars;
     for (auto [key, value] : startup.parameters) {
       if (key == "user" || key == "database" || key == "options" || key == "replication" ||
@@ -374,6 +402,7 @@ void Connection::send_notices_and_parameters(const ExecResult& result) {
 }
 
 awaitable<Result<ExecResult>> Connection::execute(const PreparedStatement& statement, const Row& params) {
+  session_->run_after_reply();
   auto& token = *session_->cancel_token();
   int64_t timeout_ms = session_->vars().statement_timeout_ms();
   token.begin_statement(timeout_ms > 0 ? CancelToken::Clock::now() + std::chrono::milliseconds(timeout_ms)
@@ -728,7 +757,7 @@ awaitable<Status> Connection::run_copy(const PreparedStatement& statement, const
   }
   Status received = co_await read_copy_data(builder->get());
   if (!received.is_ok()) co_return received;
-  auto done = co_await context_.adapter.finish_copy_in(std::move(*builder));
+  auto done = co_await context_.adapter.finish_copy_in(*session_, std::move(*builder));
   if (!done.ok()) co_return done.status();
   writer_.command_complete(done->tag);
   co_return Status::ok();

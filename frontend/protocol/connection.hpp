@@ -43,6 +43,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   boost::asio::awaitable<bool> fill(size_t needed);
   boost::asio::awaitable<void> flush();
+  size_t send_now(size_t offset);
   void consume(size_t n);
   std::span<const uint8_t> pending() const;
 

@@ -7,10 +7,12 @@
 // connection's I/O thread, or the blocking pool while a statement that may
 // wait runs there, never both).
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/timestamp.hpp"
 
@@ -79,6 +81,25 @@ class Session {
 
   const std::shared_ptr<CancelToken>& cancel_token() const { return cancel_token_; }
 
+  // Work for after the reply, for a session whose owner runs it (the
+  // connection: once the reply to what it has received is sent, or before
+  // its next statement runs, whichever comes first, since a later
+  // statement in the same pipeline may wait for it). A commit made on the
+  // session's thread feeds compute this way (Coordinator::try_write_inline):
+  // after the client has its answer, with no further trip through the
+  // event loop. Other owners leave it off, and such work is posted to the
+  // executor instead.
+  void set_runs_after_reply(bool runs) { runs_after_reply_ = runs; }
+  bool runs_after_reply() const { return runs_after_reply_; }
+  void after_reply(std::function<void()> work) { after_reply_.push_back(std::move(work)); }
+  void run_after_reply() {
+    for (size_t i = 0; i < after_reply_.size(); ++i) {
+      auto work = std::move(after_reply_[i]);
+      work();
+    }
+    after_reply_.clear();
+  }
+
  private:
   std::string user_;
   std::string database_;
@@ -91,6 +112,8 @@ class Session {
   std::map<std::string, Portal, std::less<>> portals_;
   std::map<std::string, Cursor, std::less<>> cursors_;
   std::shared_ptr<CancelToken> cancel_token_ = std::make_shared<CancelToken>();
+  bool runs_after_reply_ = false;
+  std::vector<std::function<void()>> after_reply_;
 };
 
 }  // namespace tandem::frontend
