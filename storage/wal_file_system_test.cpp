@@ -80,6 +80,33 @@ void check_keys(DurableStore& store, int from, int to) {
   }
 }
 
+// Writes `count` values of `bytes` bytes (over 6 MiB of records, past the
+// first 4 MiB zero-filled chunk) and 50 small keys, leaves a crash image,
+// and checks the image's WAL ends in zeros and recovers every write.
+void check_recovery_past_first_chunk(bool sync, size_t bytes, int count) {
+  ScratchDir dir;
+  ScratchDir crashed;
+  auto store = open_durable(dir.path(), sync);
+  const std::string big(bytes, 'q');
+  for (int i = 0; i < count; ++i) REQUIRE(store->put(Family::kShards, numbered("big", i), big).is_ok());
+  write_keys(*store, 0, 50);
+  copy_as_crashed(dir.path(), crashed.path());
+  REQUIRE(store->close().is_ok());
+  auto logs = wal_files(crashed.path());
+  REQUIRE(logs.size() == 1);
+  CHECK(written_length(logs[0]) > (uint64_t{6} << 20));
+  CHECK(fs::file_size(logs[0]) > written_length(logs[0]));
+
+  auto recovered = open_durable(crashed.path());
+  for (int i = 0; i < count; ++i) {
+    auto v = recovered->get(Family::kShards, numbered("big", i));
+    REQUIRE(v.ok());
+    REQUIRE(v->has_value());
+    CHECK(**v == big);
+  }
+  check_keys(*recovered, 0, 50);
+}
+
 }  // namespace
 
 TEST_CASE("the WAL is preallocated with its size set, so a commit does not grow the file") {
@@ -136,27 +163,9 @@ TEST_CASE("a torn last record before the preallocated tail loses only that recor
 }
 
 TEST_CASE("a WAL that outgrows its first zero-filled chunk recovers every write") {
-  ScratchDir dir;
-  ScratchDir crashed;
-  // 6 MiB of records, past the first 4 MiB chunk (not synced: the crash
-  // image is a copy of the files, which hold every write once it returns).
-  auto store = open_durable(dir.path(), /*sync=*/false);
-  const std::string big(4096, 'z');
-  for (int i = 0; i < 1536; ++i) REQUIRE(store->put(Family::kShards, numbered("big", i), big).is_ok());
-  copy_as_crashed(dir.path(), crashed.path());
-  REQUIRE(store->close().is_ok());
-  auto logs = wal_files(crashed.path());
-  REQUIRE(logs.size() == 1);
-  CHECK(written_length(logs[0]) > (uint64_t{6} << 20));
-  CHECK(fs::file_size(logs[0]) > written_length(logs[0]));
-
-  auto recovered = open_durable(crashed.path());
-  for (int i = 0; i < 1536; ++i) {
-    auto v = recovered->get(Family::kShards, numbered("big", i));
-    REQUIRE(v.ok());
-    REQUIRE(v->has_value());
-    CHECK(**v == big);
-  }
+  // Not synced: the crash image is a copy of the files, which hold every
+  // write once it returns.
+  check_recovery_past_first_chunk(/*sync=*/false, 4096, 1536);
 }
 
 namespace {
@@ -246,27 +255,7 @@ TEST_CASE("a synced store's WAL is written with O_DIRECT, a relaxed one's is buf
 }
 
 TEST_CASE("a crashed data directory with a direct WAL past its first chunk recovers every synced write") {
-  ScratchDir dir;
-  ScratchDir crashed;
-  auto store = open_durable(dir.path());
-  const std::string big(70000, 'q');
-  for (int i = 0; i < 100; ++i) REQUIRE(store->put(Family::kShards, numbered("big", i), big).is_ok());
-  write_keys(*store, 0, 50);
-  copy_as_crashed(dir.path(), crashed.path());
-  REQUIRE(store->close().is_ok());
-  auto logs = wal_files(crashed.path());
-  REQUIRE(logs.size() == 1);
-  CHECK(written_length(logs[0]) > (uint64_t{6} << 20));
-  CHECK(fs::file_size(logs[0]) > written_length(logs[0]));
-
-  auto recovered = open_durable(crashed.path());
-  for (int i = 0; i < 100; ++i) {
-    auto v = recovered->get(Family::kShards, numbered("big", i));
-    REQUIRE(v.ok());
-    REQUIRE(v->has_value());
-    CHECK(**v == big);
-  }
-  check_keys(*recovered, 0, 50);
+  check_recovery_past_first_chunk(/*sync=*/true, 70000, 100);
 }
 
 }  // namespace tandem::storage
