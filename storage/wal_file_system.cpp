@@ -2,9 +2,11 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +20,8 @@ namespace tandem::storage {
 namespace {
 
 constexpr uint64_t kZeroFillChunk = uint64_t{4} << 20;
+
+std::atomic<uint64_t> direct_fdatasyncs{0};
 
 // A WAL file whose space ahead of the records is written with zeros, a
 // chunk at a time, before RocksDB's appends reach it (RocksDB's own
@@ -76,10 +80,12 @@ rocksdb::IOStatus io_error(const std::string& what, const std::string& name, int
   return rocksdb::IOStatus::IOError(what + " " + name + ": " + std::strerror(err));
 }
 
-// Writes [data, data + size) at `offset` whole (a write may return short).
-bool write_fully(int fd, const char* data, uint64_t size, uint64_t offset) {
+// Writes [data, data + size) at `offset` whole (a write may return short),
+// with pwritev2 `flags` (RWF_DSYNC: durable on return).
+bool write_fully(int fd, const char* data, uint64_t size, uint64_t offset, int flags = 0) {
   while (size > 0) {
-    ssize_t n = ::pwrite(fd, data, size, static_cast<off_t>(offset));
+    struct iovec iov = {const_cast<char*>(data), size};
+    ssize_t n = ::pwritev2(fd, &iov, 1, static_cast<off_t>(offset), flags);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     data += n;
@@ -100,12 +106,19 @@ bool direct_io_aligned(int fd) {
 // A WAL file of a store whose commits are synced, written with O_DIRECT.
 // RocksDB's appends gather in memory from the file's last partial block on;
 // Flush writes the blocks they touch straight to the device (the last one
-// again at the next Flush, with what follows it), and Sync is fdatasync,
-// which then has no dirty pages to write back and only flushes the device
-// cache. A buffered commit's fdatasync walks the page cache writeback path
-// for its one dirty page, which on this kind of machine costs more CPU than
-// the direct write (bench/README.md, "Session 11"). Bulk writes (a COPY's
-// staged chunks) still go through the page cache (see Flush).
+// again at the next Flush, with what follows it) with RWF_DSYNC: durable
+// when the write returns, in one system call, and the Sync that follows a
+// commit's Flush has nothing left to do. A buffered commit's fdatasync
+// walks the page cache writeback path for its one dirty page, which on
+// this kind of machine costs more CPU than the direct write, and a separate
+// fdatasync costs a system call more (bench/README.md, "Session 11" and
+// "Session 12"). Bulk writes (a COPY's staged chunks) still go through the
+// page cache (see Flush); a Sync after one, or after space was zero-filled,
+// is an fdatasync.
+//
+// Every commit-sized Flush is durable, synced or not: only a synced store
+// uses this file (new_wal_preallocating_env), where every logged write is
+// a synced one but a COPY's staged chunks, which are bulk.
 //
 // Space ahead of a commit's records is zero-filled, directly, to the next
 // kZeroFillChunk boundary; the next Sync makes the new size durable once,
@@ -153,10 +166,11 @@ class DirectWal : public rocksdb::FSWritableFile {
     if (!bulk && !after_bulk_) {
       if (rocksdb::IOStatus s = zero_fill_to(tail_start_ + length); !s.ok()) return s;
     }
-    if (!write_fully(bulk ? buffered_fd_ : fd_, buffer_, length, tail_start_)) {
+    if (!write_fully(bulk ? buffered_fd_ : fd_, buffer_, length, tail_start_, bulk ? 0 : RWF_DSYNC)) {
       return io_error("could not write WAL", name_, errno);
     }
     after_bulk_ = bulk;
+    if (bulk) unsynced_ = true;
     zeroed_ = std::max(zeroed_, tail_start_ + length);
     written_ = end_;
     // Keep the last partial block (zeros past the records) for the next
@@ -175,12 +189,16 @@ class DirectWal : public rocksdb::FSWritableFile {
 
   rocksdb::IOStatus Sync(const rocksdb::IOOptions& options, rocksdb::IODebugContext* dbg) override {
     if (rocksdb::IOStatus s = Flush(options, dbg); !s.ok()) return s;
+    if (!unsynced_) return rocksdb::IOStatus::OK();  // the records went out with RWF_DSYNC
+    direct_fdatasyncs.fetch_add(1, std::memory_order_relaxed);
     if (::fdatasync(fd_) != 0) return io_error("could not sync WAL", name_, errno);
+    unsynced_ = false;
     return rocksdb::IOStatus::OK();
   }
   rocksdb::IOStatus Fsync(const rocksdb::IOOptions& options, rocksdb::IODebugContext* dbg) override {
     if (rocksdb::IOStatus s = Flush(options, dbg); !s.ok()) return s;
     if (::fsync(fd_) != 0) return io_error("could not sync WAL", name_, errno);
+    unsynced_ = false;
     return rocksdb::IOStatus::OK();
   }
 
@@ -229,8 +247,9 @@ class DirectWal : public rocksdb::FSWritableFile {
   }
 
   // Zero-fills the file ahead to at least `end`, to the next chunk
-  // boundary. The new size and allocation reach the disk with the next
-  // Sync, once; the commits after it only overwrite.
+  // boundary. The new size and allocation reach the disk with the write
+  // after it (RWF_DSYNC) and the next Sync, once; the commits after it only
+  // overwrite.
   rocksdb::IOStatus zero_fill_to(uint64_t end) {
     if (end <= zeroed_) return rocksdb::IOStatus::OK();
     static char* const zeros = [] {
@@ -246,6 +265,7 @@ class DirectWal : public rocksdb::FSWritableFile {
       }
     }
     zeroed_ = to;
+    unsynced_ = true;
     return rocksdb::IOStatus::OK();
   }
 
@@ -261,6 +281,7 @@ class DirectWal : public rocksdb::FSWritableFile {
   uint64_t written_ = 0;     // how much of them is in the file
   uint64_t zeroed_ = 0;      // the file is written (records or zeros) up to here, block-aligned
   bool after_bulk_ = false;  // the last Flush wrote through the page cache
+  bool unsynced_ = false;    // written since the last sync without RWF_DSYNC (bulk records, zeros)
 };
 
 class ZeroFilledWalFileSystem : public rocksdb::FileSystemWrapper {
@@ -298,6 +319,8 @@ class ZeroFilledWalFileSystem : public rocksdb::FileSystemWrapper {
 };
 
 }  // namespace
+
+uint64_t direct_wal_fdatasyncs() { return direct_fdatasyncs.load(std::memory_order_relaxed); }
 
 std::unique_ptr<rocksdb::Env> new_wal_preallocating_env(bool direct_wal) {
   return rocksdb::NewCompositeEnv(

@@ -27,6 +27,7 @@
 // Threading: as RocksDB's FileSystem and WritableFile (a WAL file is
 // written by one thread at a time).
 
+#include <cstdint>
 #include <memory>
 
 namespace rocksdb {
@@ -42,5 +43,10 @@ namespace tandem::storage {
 // which reach the OS at each write without waiting for the device. It must
 // outlive every DB opened on it.
 std::unique_ptr<rocksdb::Env> new_wal_preallocating_env(bool direct_wal);
+
+// How many fdatasync calls direct WALs have made, in this process: one per
+// Sync after bulk writes or zero-filling, none for a commit's (its records
+// went out with RWF_DSYNC).
+uint64_t direct_wal_fdatasyncs();
 
 }  // namespace tandem::storage
