@@ -44,6 +44,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::awaitable<bool> fill(size_t needed);
   boost::asio::awaitable<void> flush();
   size_t send_now(size_t offset);
+  std::optional<bool> recv_now();
   void consume(size_t n);
   std::span<const uint8_t> pending() const;
 
@@ -89,6 +90,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::vector<uint8_t> in_;  // [in_begin_, in_end_) holds unconsumed input
   size_t in_begin_ = 0;
   size_t in_end_ = 0;
+  // Reads by recv_now since fill last went through the event loop.
+  static constexpr uint32_t kEagerReads = 16;
+  uint32_t eager_reads_ = 0;
   std::string out_;
   pgwire::BackendWriter writer_{out_};
   Phase phase_ = Phase::kStartup;
