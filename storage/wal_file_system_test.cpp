@@ -36,10 +36,14 @@ std::vector<fs::path> wal_files(const std::string& dir) {
   return logs;
 }
 
+std::string file_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 // The bytes of the WAL up to its last non-zero byte: what was written.
 uint64_t written_length(const fs::path& log) {
-  std::ifstream in(log, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = file_bytes(log);
   size_t end = bytes.find_last_not_of('\0');
   return end == std::string::npos ? 0 : end + 1;
 }
@@ -169,11 +173,6 @@ TEST_CASE("a WAL that outgrows its first zero-filled chunk recovers every write"
 }
 
 namespace {
-
-std::string file_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 // The open flags of the descriptor `fd` of this process.
 int open_flags(int fd) {

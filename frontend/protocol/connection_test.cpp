@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "frontend/adapter/adapter.hpp"
+#include "frontend/pgwire/byte_order.hpp"
 #include "frontend/pgwire/frontend_encoder.hpp"
 #include "storage/durable_store.hpp"
 
@@ -68,23 +69,12 @@ class Harness {
   Frame read() {
     char header[5];
     asio::read(client_, asio::buffer(header, 5));
-    uint32_t len = (uint32_t(uint8_t(header[1])) << 24) | (uint32_t(uint8_t(header[2])) << 16) |
-                   (uint32_t(uint8_t(header[3])) << 8) | uint32_t(uint8_t(header[4]));
+    const uint32_t len = tandem::pgwire::load_be32(reinterpret_cast<const uint8_t*>(header) + 1);
     std::string body(len - 4, '\0');
     asio::read(client_, asio::buffer(body));
     return Frame{header[0], body};
   }
-  std::string read_until_ready() {
-    std::string types;
-    for (;;) {
-      Frame f = read();
-      types += f.type;
-      if (f.type == 'Z') {
-        last_status_ = f.body[0];
-        return types;
-      }
-    }
-  }
+  std::string read_until_ready() { return read_rows_until_ready().first; }
   char last_status() const { return last_status_; }
   std::string startup() {
     std::string out;
@@ -111,12 +101,14 @@ class Harness {
       Frame f = read();
       types += f.type;
       if (f.type == 'D') {
-        const std::string& b = f.body;  // int16 columns, int32 length, bytes
-        uint32_t len = (uint32_t(uint8_t(b[2])) << 24) | (uint32_t(uint8_t(b[3])) << 16) |
-                       (uint32_t(uint8_t(b[4])) << 8) | uint32_t(uint8_t(b[5]));
-        values.push_back(b.substr(6, len));
+        // int16 column count, then the first column's int32 length and bytes
+        const uint32_t len = tandem::pgwire::load_be32(reinterpret_cast<const uint8_t*>(f.body.data()) + 2);
+        values.push_back(f.body.substr(6, len));
       }
-      if (f.type == 'Z') return {types, values};
+      if (f.type == 'Z') {
+        last_status_ = f.body[0];
+        return {types, values};
+      }
     }
   }
   bool closed_by_server() {
