@@ -37,6 +37,10 @@
 // stored_bytes count the keys (chunks) a reader visits and their value bytes
 // (ShardStore::stored); a 16- or 24-byte value (written before they existed)
 // reads as not counted, and the store counts the shard once when it opens.
+// An append of rows whose last time is right below its new upper does not
+// rewrite the record (one memtable insert per commit, not two): the
+// kAppendPart keys at or above the stored upper are such appends, and the
+// store adds them to the record's upper and counts when it opens.
 // Threading: pure functions.
 
 #include <cstdint>

@@ -18,10 +18,11 @@ namespace {
 
 std::string ts(Timestamp t) { return std::to_string(t); }
 
-// What an append stored: bytes and keys (chunks).
+// What an append stored: bytes and keys (chunks), and its last time.
 struct Stored {
   size_t bytes = 0;
   size_t chunks = 0;
+  Timestamp last_time = 0;
 };
 
 // Puts one time's encoded updates, cut into chunks (shard_codec.hpp).
@@ -33,6 +34,7 @@ void put_chunks(ShardId shard, Timestamp time, std::string_view value, rocksdb::
   }
   stored->bytes += value.size();
   stored->chunks += chunk;
+  stored->last_time = std::max(stored->last_time, time);
 }
 
 // Writes one ShardAppend's updates (already validated), one key per time
@@ -285,9 +287,11 @@ Status ShardStore::validate(Request& request, Group& g) {
           }
         }
         p.frontiers.upper = a.new_upper;
-        // An upper-only advance that need not survive a crash leaves the
-        // stored record as it is (shard_types.hpp, durable_upper).
-        if (a.durable_upper || !a.updates.empty() || !a.encoded.empty() || a.staged != 0) p.meta_dirty = true;
+        // A staged append's chunks are counted in the record. Whether an
+        // append of rows needs it is known once they are encoded
+        // (commit_requests); an upper-only advance that need not survive a
+        // crash leaves it as it is (shard_types.hpp, durable_upper).
+        if (a.staged != 0 || (a.durable_upper && a.updates.empty() && a.encoded.empty())) p.meta_dirty = true;
       }
       for (auto& [id, p] : scratch) group[id] = p;
       return Status::ok();
@@ -332,14 +336,23 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
       switch (request->kind) {
         case Request::Kind::kAppend:
           for (ShardAppend& a : request->appends) {
-            if (a.staged != 0) write_staged_commit(a, &batch);
-            if (Stored stored = encode_append(a, &batch, data); stored.bytes > 0) {
-              PendingShard& p = group.shards[a.shard];
+            if (a.staged != 0) {
+              write_staged_commit(a, &batch);
+              continue;
+            }
+            Stored stored = encode_append(a, &batch, data);
+            PendingShard& p = group.shards[a.shard];
+            if (stored.bytes > 0) {
               p.appended_bytes += stored.bytes;
               ++p.appended_batches;
               p.stored_bytes += stored.bytes;
               p.stored_batches += stored.chunks;
             }
+            // Rows that end right below the new upper imply it, and their
+            // keys are counted when the store opens (implied_appends in
+            // shard_store.cpp): the record is not rewritten on every append.
+            const bool implied = stored.bytes > 0 && stored.last_time + 1 == a.new_upper;
+            if (!implied && (a.durable_upper || stored.bytes > 0)) p.meta_dirty = true;
           }
           break;
         case Request::Kind::kDrop:

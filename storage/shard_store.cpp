@@ -64,6 +64,38 @@ Status count_visible(const DurableStore& durable, ShardId shard, const rocksdb::
   return Status::ok();
 }
 
+// The appends committed after a shard's stored record was written: an
+// append of rows whose last time is right below its new upper does not
+// rewrite the record (commit_requests), so its keys, at times at or above
+// the stored upper, carry the upper and count toward the visible chunks.
+struct ImpliedAppends {
+  uint64_t chunks = 0;
+  uint64_t bytes = 0;
+  Timestamp upper = 0;  // the least time above them (0: none)
+};
+
+Result<ImpliedAppends> implied_appends(const DurableStore& durable, ShardId shard, Timestamp stored_upper) {
+  ImpliedAppends implied;
+  std::string begin = shard_data_bound(shard, stored_upper);
+  std::string end = shard_data_bound(shard, kStagedTimeBit);
+  rocksdb::Slice end_slice(end);
+  rocksdb::ReadOptions options;
+  options.iterate_upper_bound = &end_slice;
+  options.fill_cache = false;
+  std::unique_ptr<rocksdb::Iterator> it(durable.db()->NewIterator(options, durable.handle(Family::kShards)));
+  for (it->Seek(begin); it->Valid(); it->Next()) {
+    auto key = decode_shard_data_key(std::string_view(it->key().data(), it->key().size()));
+    // A rewrite a crash interrupted may have left its (invisible) staged
+    // keys at a since above the stored upper.
+    if (!key || key->part != kAppendPart) continue;
+    ++implied.chunks;
+    implied.bytes += it->value().size();
+    implied.upper = key->time + 1;
+  }
+  if (!it->status().ok()) return Status::error(sqlstate::kIoError, "reading shard " + std::to_string(shard));
+  return implied;
+}
+
 }  // namespace
 
 ShardStore::ShardStore(DurableStore& durable, ShardCompactionOptions options)
@@ -103,6 +135,12 @@ Result<std::unique_ptr<ShardStore>> ShardStore::open(DurableStore& durable, Shar
       TANDEM_RETURN_IF_ERROR(count_visible(durable, *shard, nullptr, &counted));
       state.stored_batches = counted.stored_batches;
       state.stored_bytes = counted.stored_bytes;
+    }
+    TANDEM_ASSIGN_OR_RETURN(ImpliedAppends implied, implied_appends(durable, *shard, state.frontiers.upper));
+    state.frontiers.upper = std::max(state.frontiers.upper, implied.upper);
+    if (meta->counted) {
+      state.stored_batches += implied.chunks;
+      state.stored_bytes += implied.bytes;
     }
   }
   if (!it->status().ok()) {

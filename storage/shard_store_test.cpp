@@ -432,7 +432,7 @@ TEST_CASE("commit callbacks of led and queued appends run one at a time, in comm
         }
         std::unique_lock lock(sequencing);
         Timestamp t = next++;
-        std::string prefix = "w" + std::to_string(w) + "-";
+        std::string prefix = numbered("w", w) + "-";
         std::vector<ShardAppend> appends = {{1, {{numbered(prefix.c_str(), i), t, 1}}, t, t + 1}};
         if (ShardStore::Lead lead = store->try_lead()) {
           lead.append(std::move(appends), callback(t, p));
@@ -487,6 +487,65 @@ TEST_CASE("an upper advance marked not durable is stored only with data") {
   REQUIRE(store->append({{1, {}, 4, 20}, {2, {}, 0, 20}}).is_ok());
   CHECK(*store->snapshot(1, 19) == Contents{{"a", 1}});
   CHECK(store->snapshot(2, 19)->empty());
+}
+
+TEST_CASE("appends of rows leave the shard's record; reopening recovers their upper and counts") {
+  ScratchDir dir;
+  auto record = [](const DurableStore& durable, ShardId shard) {
+    auto value = durable.get(Family::kMeta, shard_meta_key(shard));
+    REQUIRE(value.ok());
+    REQUIRE(value->has_value());
+    auto meta = decode_shard_meta(**value);
+    REQUIRE(meta.has_value());
+    return *meta;
+  };
+  ShardStorage before;
+  {
+    auto durable = open_durable(dir.path());
+    auto store = open_shards(*durable);
+    REQUIRE(store->create_shard(1, 0).is_ok());
+    // Rows at t with new upper t + 1: their keys imply the upper.
+    for (Timestamp t = 0; t < 10; ++t) {
+      REQUIRE(store->append({{1, {{numbered("r", t), t, 1}}, t, t + 1}}).is_ok());
+    }
+    CHECK(record(*durable, 1).frontiers.upper == 0);
+    // An upper beyond the rows' last time is stored with them.
+    REQUIRE(store->append({{1, {{"s", 10, 1}}, 10, 15}}).is_ok());
+    CHECK(record(*durable, 1).frontiers.upper == 15);
+    // Rows that cancel store no key: the durable upper is stored.
+    REQUIRE(store->append({{1, {{"x", 15, 1}, {"x", 15, -1}}, 15, 16}}).is_ok());
+    CHECK(record(*durable, 1).frontiers.upper == 16);
+    for (Timestamp t = 16; t < 20; ++t) {
+      REQUIRE(store->append({{1, {{numbered("r", t), t, 1}}, t, t + 1}}).is_ok());
+    }
+    CHECK(record(*durable, 1).frontiers.upper == 16);
+    CHECK(*store->upper(1) == 20);
+    before = *store->stored(1);
+    CHECK(before.stored_batches == 15);
+    store.reset();
+    REQUIRE(durable->close().is_ok());
+  }
+  auto durable = open_durable(dir.path());
+  auto store = open_shards(*durable);
+  CHECK(*store->upper(1) == 20);
+  ShardStorage after = *store->stored(1);
+  CHECK(after.stored_batches == before.stored_batches);
+  CHECK(after.stored_bytes == before.stored_bytes);
+  Contents expected;
+  for (Timestamp t : {0, 1, 10, 16, 17, 18, 19, 2, 3, 4, 5, 6, 7, 8, 9}) {
+    expected.emplace_back(t == 10 ? std::string("s") : numbered("r", t), 1);
+  }
+  std::sort(expected.begin(), expected.end());
+  CHECK(*store->snapshot(1, 19) == expected);
+  // Writers go on from the recovered upper; the next reopen counts only
+  // what is above the record again.
+  REQUIRE(store->append({{1, {{"t", 20, 1}}, 20, 21}}).is_ok());
+  store.reset();
+  REQUIRE(durable->close().is_ok());
+  durable = open_durable(dir.path());
+  store = open_shards(*durable);
+  CHECK(*store->upper(1) == 21);
+  CHECK(store->stored(1)->stored_batches == before.stored_batches + 1);
 }
 
 TEST_CASE("shards, uppers, sinces and data survive a reopen") {

@@ -55,8 +55,9 @@ struct ShardAppend {
   // upper may be back where its last stored append left it). Only for
   // shards whose owner re-seals them at boot above every time it used
   // before: the coordinator's table shards, whose uppers all advance with
-  // every write. A shard's record is rewritten whenever data is appended,
-  // so no update ever lies at or above a stored upper.
+  // every write. Appended rows rewrite a shard's record or imply its upper
+  // by their keys (the store reads them at open: shard_codec.hpp), so the
+  // upper a shard reopens at is above every update stored in it.
   bool durable_upper = true;
 };
 

@@ -17,9 +17,9 @@ namespace asio = boost::asio;
 namespace {
 
 // Seals a table shard up to `upper` without storing the advance: at boot
-// every table is re-sealed above all earlier times (open_table), and a
-// shard's stored upper moves whenever rows are appended to it, so a write
-// stores one record per table it touches, not one per table.
+// every table is re-sealed above all earlier times (open_table), and the
+// rows appended to a shard carry its upper across a restart, so a write
+// stores its rows and no record per table.
 storage::ShardAppend upper_only(storage::ShardId shard, Timestamp expected_upper, Timestamp upper) {
   storage::ShardAppend append(shard, {}, expected_upper, upper);
   append.durable_upper = false;
