@@ -327,6 +327,7 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
   lock.unlock();
 
   Status written;
+  bool wrote = false;
   if (any_valid) {
     rocksdb::WriteBatch batch;
     rocksdb::ColumnFamilyHandle* data = durable_.handle(Family::kShards);
@@ -400,14 +401,19 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
                   encode_shard_meta(ShardMeta{p.frontiers, p.base_time, true, p.stored_batches, p.stored_bytes}));
       }
     }
-    rocksdb::WriteOptions options;
-    options.sync = durable_.options().sync_writes;
-    rocksdb::Status s = durable_.db()->Write(options, &batch);
-    if (!s.ok()) written = Status::error(sqlstate::kIoError, "shard commit failed: " + s.ToString());
+    // A group of upper-only advances that need not survive a crash (the
+    // coordinator's tick) writes nothing: no log record, no sync.
+    wrote = batch.Count() > 0;
+    if (wrote) {
+      rocksdb::WriteOptions options;
+      options.sync = durable_.options().sync_writes;
+      rocksdb::Status s = durable_.db()->Write(options, &batch);
+      if (!s.ok()) written = Status::error(sqlstate::kIoError, "shard commit failed: " + s.ToString());
+    }
   }
 
   lock.lock();
-  if (any_valid) ++stats_.write_batches;
+  if (wrote) ++stats_.write_batches;
   stats_.requests += requests.size();
   if (!written.is_ok()) {
     for (ShardId id : group.marked_dropping) {

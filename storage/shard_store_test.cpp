@@ -468,7 +468,10 @@ TEST_CASE("an upper advance marked not durable is stored only with data") {
     ShardAppend rows(1, {{"a", 3, 1}}, 3, 4);
     rows.durable_upper = false;  // ignored: rows always store the upper
     REQUIRE(store->append({rows, upper_only(2, 3, 4)}).is_ok());
+    // Nothing to store: no RocksDB write (no log record, no sync).
+    const uint64_t writes = store->stats().write_batches;
     REQUIRE(store->append({upper_only(1, 4, 9), upper_only(2, 4, 9)}).is_ok());
+    CHECK(store->stats().write_batches == writes);
     // In memory, both are sealed to 9 and readable there.
     CHECK(*store->upper(1) == 9);
     CHECK(*store->upper(2) == 9);
