@@ -540,8 +540,25 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
       co_return execute_constant(statement, params, cancel, mz_now);
     });
   }
-  // Reads first: a prepared lookup needs neither of the two below.
+  // Reads and INSERT ... VALUES first: a prepared lookup or insert needs
+  // neither the catalog snapshot nor the search path below.
   if (statement.reads_collections) co_return co_await read_collections(session, statement, params, cancel);
+  if (statement.insert && !statement.insert->source && !statement.insert->may_block) {
+    // INSERT ... VALUES is evaluated here, on the session's thread; only the
+    // ready write goes to the coordinator.
+    EvalContext ctx;
+    init_eval_context(ctx, cancel);
+    auto write = evaluate_insert(*statement.insert, params, ctx);
+    if (!write.ok()) co_return write.status();
+    size_t count = write->updates.size();
+    std::vector<TableWrite> writes;
+    writes.push_back(std::move(*write));
+    auto committed = co_await commit_from_session(coordinator_.get(), session, std::move(writes));
+    if (committed) co_return *committed;
+    ExecResult r;
+    r.tag = "INSERT 0 " + std::to_string(count);
+    co_return r;
+  }
   auto snapshot = catalog_->snapshot();
   catalog::SearchPath path = path_of(session);
   if (auto* show = s.as<sql::ShowObjects>()) {
@@ -562,22 +579,6 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
                                      statement.result_columns, routing);
   }
   if (auto* show = s.as<sql::ShowColumns>()) co_return show_columns(*snapshot, path, *show);
-  if (statement.insert && !statement.insert->source && !statement.insert->may_block) {
-    // INSERT ... VALUES is evaluated here, on the session's thread; only the
-    // ready write goes to the coordinator.
-    EvalContext ctx;
-    init_eval_context(ctx, cancel);
-    auto write = evaluate_insert(*statement.insert, params, ctx);
-    if (!write.ok()) co_return write.status();
-    size_t count = write->updates.size();
-    std::vector<TableWrite> writes;
-    writes.push_back(std::move(*write));
-    auto committed = co_await commit_from_session(coordinator_.get(), session, std::move(writes));
-    if (committed) co_return *committed;
-    ExecResult r;
-    r.tag = "INSERT 0 " + std::to_string(count);
-    co_return r;
-  }
   if (statement.reads_collections || runs_on_coordinator(s)) {
     co_return co_await run_on<ExecResult>(coordinator_->executor(), [&]() -> awaitable<Result<ExecResult>> {
       co_return co_await execute_on_coordinator(session, statement, params, cancel);
