@@ -73,7 +73,7 @@ std::shared_ptr<ControllerStatus> status_for(const Objects& o) {
   status->frontiers.push_back({to_compute_id(o.mv), 50, 90});
   status->frontiers.push_back({to_compute_id(o.index), 50, 80});
   status->frontiers.push_back({to_compute_id(ItemId::transient(4)), 60, 61});  // a subscribe's export
-  status->process = ProcessStatus{500'000'000, 2'000'000'000, 1 << 20, 1 << 19, 1 << 22};
+  status->process = ProcessStatus{500'000'000, 2'000'000'000, 1 << 20, 1 << 19, 1 << 22, std::nullopt};
   return status;
 }
 

@@ -21,7 +21,7 @@ std::vector<std::vector<std::string>> rows_of(Catalog& catalog, const char* sche
   const Item* item = builtin(*s, schema, name);
   REQUIRE(item != nullptr);
   std::vector<std::vector<std::string>> out;
-  for (const Row& row : builtin_rows(*s, *item, BuiltinContext{path, "materialize"})) {
+  for (const Row& row : builtin_rows(*s, *item, BuiltinContext{path, "materialize", {}})) {
     RowArena arena;
     std::vector<std::string> values;
     for (const Datum& d : unpack(row, &arena)) {

@@ -190,6 +190,7 @@ Status ShardStore::validate(Request& request, Group& g) {
       p.base_time = s->base_time;
       p.stored_batches = s->stored_batches;
       p.stored_bytes = s->stored_bytes;
+      p.unrecorded_appends = s->unrecorded_appends;
     }
     return m.emplace(id, p).first->second;
   };
@@ -291,7 +292,9 @@ Status ShardStore::validate(Request& request, Group& g) {
         // append of rows needs it is known once they are encoded
         // (commit_requests); an upper-only advance that need not survive a
         // crash leaves it as it is (shard_types.hpp, durable_upper).
-        if (a.staged != 0 || (a.durable_upper && a.updates.empty() && a.encoded.empty())) p.meta_dirty = true;
+        const bool rows = !a.updates.empty() || !a.encoded.empty();
+        if (a.staged != 0 || (a.durable_upper && !rows)) p.meta_dirty = true;
+        if (rows && ++p.unrecorded_appends >= kRecordEvery) p.meta_dirty = true;
       }
       for (auto& [id, p] : scratch) group[id] = p;
       return Status::ok();
@@ -461,6 +464,7 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
         state.stored_batches = p.stored_batches;
         state.stored_bytes = p.stored_bytes;
         state.stored_since = p.frontiers.since;
+        state.unrecorded_appends = p.meta_dirty ? 0 : p.unrecorded_appends;
         continue;
       }
       ShardState& state = it->second;
@@ -468,6 +472,7 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
       state.stored_batches = p.stored_batches;
       state.stored_bytes = p.stored_bytes;
       if (p.meta_dirty) state.stored_since = std::max(state.stored_since, p.frontiers.since);
+      state.unrecorded_appends = p.meta_dirty ? 0 : p.unrecorded_appends;
       state.appended_bytes += p.appended_bytes;
       state.appended_batches += p.appended_batches;
       state.appended_bytes -= std::min(state.appended_bytes, p.rewritten_bytes);

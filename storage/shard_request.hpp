@@ -34,6 +34,7 @@ struct PendingShard {
   // with the metadata).
   uint64_t stored_batches = 0;
   uint64_t stored_bytes = 0;
+  uint64_t unrecorded_appends = 0;  // ShardState::unrecorded_appends
 };
 
 struct ShardStore::Group {

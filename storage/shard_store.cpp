@@ -142,6 +142,7 @@ Result<std::unique_ptr<ShardStore>> ShardStore::open(DurableStore& durable, Shar
       state.stored_batches += implied.chunks;
       state.stored_bytes += implied.bytes;
     }
+    state.unrecorded_appends = implied.chunks;
   }
   if (!it->status().ok()) {
     return Status::error(sqlstate::kIoError, "reading shard metadata: " + it->status().ToString());

@@ -317,6 +317,11 @@ class ShardStore {
   // snapshot (tests check the counters against it).
   Result<ShardStorage> storage_stats(ShardId shard) const;
 
+  // An append of rows ending right below its new upper leaves the shard's
+  // record as it is (its keys imply the upper: shard_codec.hpp) unless it is
+  // the kRecordEvery-th such append since the record was written.
+  static constexpr uint64_t kRecordEvery = 256;
+
  private:
   friend class ShardListener;
   struct Group;
@@ -336,6 +341,10 @@ class ShardStore {
     uint64_t stored_batches = 0;
     uint64_t stored_bytes = 0;
     Timestamp stored_since = 0;  // the since in the stored metadata
+    // Appends of rows since the stored record was written: it is rewritten
+    // every kRecordEvery of them, so open() reads at most that many keys
+    // past it (shard_codec.hpp).
+    uint64_t unrecorded_appends = 0;
   };
 
   ShardStore(DurableStore& durable, ShardCompactionOptions options);

@@ -549,6 +549,15 @@ TEST_CASE("appends of rows leave the shard's record; reopening recovers their up
   store = open_shards(*durable);
   CHECK(*store->upper(1) == 21);
   CHECK(store->stored(1)->stored_batches == before.stored_batches + 1);
+  // The record is rewritten every kRecordEvery appends of rows, so an open
+  // reads at most that many keys past it.
+  CHECK(record(*durable, 1).frontiers.upper == 16);
+  for (Timestamp t = 21; t < 21 + ShardStore::kRecordEvery; ++t) {
+    REQUIRE(store->append({{1, {{numbered("r", t), t, 1}}, t, t + 1}}).is_ok());
+  }
+  const Timestamp recorded = record(*durable, 1).frontiers.upper;
+  CHECK(recorded > 21);
+  CHECK(recorded <= 21 + ShardStore::kRecordEvery);
 }
 
 TEST_CASE("shards, uppers, sinces and data survive a reopen") {

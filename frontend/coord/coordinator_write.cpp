@@ -38,7 +38,7 @@ void Coordinator::advance_all() {
   upper_ = upper;
   shards_->append_async(std::move(appends), [this, upper](Status s) {
     if (!s.is_ok()) return;  // the next write or tick retries from the shards' state
-    queue_feed(CommittedFeed{upper - 1, nullptr, nullptr});  // fed after the group (set_after_group)
+    queue_feed(CommittedFeed{upper - 1, nullptr, nullptr, std::nullopt});  // fed after the group (set_after_group)
   });
 }
 
@@ -302,7 +302,7 @@ Status Coordinator::sequence_write(std::vector<TableWrite>& writes, std::functio
     }
     // Fed after the group: by the committer (set_after_group), or by a
     // lead's caller once it has replied (try_write_inline).
-    queue_feed(CommittedFeed{time, std::move(shared_writes), std::move(done)});
+    queue_feed(CommittedFeed{time, std::move(shared_writes), std::move(done), std::nullopt});
   };
   if (lead != nullptr) {
     lead->append(std::move(appends), std::move(committed));
