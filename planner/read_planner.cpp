@@ -258,6 +258,45 @@ std::optional<std::vector<Row>> literal_keys(const IndexInfo& index, compute::Ma
   return pack_lookup_keys(datums);
 }
 
+// Replaces every read of a table with pending writes by the table plus
+// them: Get(t) becomes Get(t) UNION ALL inserted rows UNION ALL
+// NEGATE(retracted rows).
+void add_pending_writes(hir::Rel& rel,
+                        const std::map<compute::GlobalId, std::vector<std::pair<Row, Diff>>>& pending) {
+  if (auto* get = std::get_if<hir::Get>(&rel.node)) {
+    auto it = pending.find(get->id);
+    if (it == pending.end() || it->second.empty()) return;
+    hir::Constant inserted{{}, get->types};
+    hir::Constant retracted{{}, get->types};
+    for (const auto& [row, diff] : it->second) {
+      auto& into = diff > 0 ? inserted.rows : retracted.rows;
+      for (Diff n = diff > 0 ? diff : -diff; n > 0; --n) into.push_back(row);
+    }
+    hir::Union u;
+    u.inputs.push_back(hir::Rel{std::move(*get)});
+    u.inputs.push_back(hir::Rel{std::move(inserted)});
+    u.inputs.push_back(hir::Rel{hir::Negate{hir::Rel{std::move(retracted)}}});
+    rel.node = std::move(u);
+    return;
+  }
+  std::visit(
+      [&](auto& n) {
+        using N = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<N, hir::Join>) {
+          add_pending_writes(*n.left, pending);
+          add_pending_writes(*n.right, pending);
+        } else if constexpr (std::is_same_v<N, hir::Union>) {
+          for (auto& input : n.inputs) add_pending_writes(input, pending);
+        } else if constexpr (std::is_same_v<N, hir::Apply>) {
+          add_pending_writes(*n.input, pending);
+          for (auto& subquery : n.subqueries) add_pending_writes(*subquery.rel, pending);
+        } else if constexpr (requires { n.input; }) {
+          add_pending_writes(*n.input, pending);
+        }
+      },
+      rel.node);
+}
+
 }  // namespace
 
 Result<ReadPlan> plan_read(const sql::Query& query, const CatalogReader& catalog, std::vector<ColumnType>& param_types,
@@ -273,6 +312,7 @@ Result<ReadPlan> plan_read(const sql::Query& query, const CatalogReader& catalog
   if (limit >= 0) plan.finishing.limit = limit;
   TANDEM_ASSIGN_OR_RETURN(plan.finishing.offset, eval_count(bound.offset, params, "OFFSET", "2201X", 0));
   if (ctx.mz_now) plan.uses_mz_now = substitute_mz_now(bound.rel, *ctx.mz_now);
+  if (ctx.pending_writes != nullptr) add_pending_writes(bound.rel, *ctx.pending_writes);
   TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), param_types, params, ctx.optimizer, ctx.trace));
 
   if (auto* k = std::get_if<mir::Constant>(&rel.node)) {

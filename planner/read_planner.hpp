@@ -6,6 +6,8 @@
 // statement is planned per execution, as Materialize does).
 // Threading: pure functions over the CatalogReader.
 #include <functional>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "catalog/relation_desc.hpp"
@@ -30,6 +32,10 @@ struct PlanContext {
   // anywhere else (views, indexes, materialized views) is 0A000: temporal
   // filters are not supported.
   std::optional<Timestamp> mz_now;
+  // plan_read in a transaction with uncommitted writes: per table, its
+  // consolidated updates (row, diff). The read sees each listed table as its
+  // contents at the read's timestamp plus these.
+  const std::map<compute::GlobalId, std::vector<std::pair<Row, Diff>>>* pending_writes = nullptr;
 };
 
 // `param_types` as for plan_query; `params` one datum per parameter.

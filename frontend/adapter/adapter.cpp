@@ -22,6 +22,7 @@
 #include "frontend/adapter/introspection.hpp"
 #include "frontend/adapter/explain_statement.hpp"
 #include "frontend/adapter/session_catalog.hpp"
+#include "frontend/adapter/session_commit.hpp"
 #include "frontend/adapter/session_statements.hpp"
 #include "frontend/adapter/memory_limit.hpp"
 #include "planner/explain/explain.hpp"
@@ -84,6 +85,8 @@ std::vector<ResultColumn> to_result_columns(const std::vector<planner::OutputCol
   return out;
 }
 
+}  // namespace
+
 void init_eval_context(EvalContext& ctx, CancelToken& cancel) {
   // now(): microseconds since 2000-01-01 UTC, fixed for the statement.
   constexpr int64_t kPostgresEpochUnixMicros = 946684800LL * 1000000;
@@ -93,6 +96,8 @@ void init_eval_context(EvalContext& ctx, CancelToken& cancel) {
   ctx.is_canceled = [&cancel] { return !cancel.check().is_ok(); };
   ctx.sleep = [&cancel](double seconds) { return cancel.sleep_for(std::chrono::duration<double>(seconds)); };
 }
+
+namespace {
 
 // Runs `fn` (returning awaitable<Result<T>>) on `executor` and resumes the
 // caller on its own executor with the result.
@@ -127,10 +132,8 @@ awaitable<std::optional<Status>> commit(Coordinator* coord, std::vector<TableWri
   co_return co_await std::move(committed);
 }
 
-// Commits `writes` from a session's coroutine: on this thread when nothing
-// else is committing (Coordinator::try_write_inline), else the coordinator
-// sequences them and the storage committer acknowledges straight back to
-// the caller's executor (Coordinator::write_and_ack); nullopt on success.
+}  // namespace
+
 awaitable<std::optional<Status>> commit_from_session(Coordinator* coord, Session& session,
                                                      std::vector<TableWrite> writes) {
   auto executor = co_await asio::this_coro::executor;
@@ -160,6 +163,8 @@ awaitable<std::optional<Status>> commit_from_session(Coordinator* coord, Session
   auto acknowledged = await_callback<std::optional<Status>>(std::move(start));
   co_return co_await std::move(acknowledged);
 }
+
+namespace {
 
 // Commits a staged COPY (Coordinator::commit_staged), acknowledged back on
 // this coroutine's executor; nullopt on success.
@@ -463,6 +468,8 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
     prepared->returns_rows = true;
   } else if (s.as<sql::Close>()) {
     // Checked when executed.
+  } else if (s.as<sql::Prepare>() || s.as<sql::Execute>() || s.as<sql::Deallocate>()) {
+    TANDEM_RETURN_IF_ERROR(prepare_sql_statement(session, s, *prepared));
   } else if (auto* unsupported = s.as<sql::Unsupported>()) {
     return Status::error(sqlstate::kFeatureNotSupported, unsupported->what + " is not supported");
   } else {
@@ -506,6 +513,13 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     r.tag = "SHOW";
     co_return r;
   }
+  if (s.as<sql::Prepare>() || s.as<sql::Execute>() || s.as<sql::Deallocate>()) {
+    co_return co_await execute_sql_prepared(session, statement, cancel, blocking_pool);
+  }
+  if (session.in_transaction()) {
+    auto handled = co_await execute_in_transaction(session, statement, params, cancel);
+    if (handled) co_return std::move(*handled);
+  }
   if (Status allowed = check_subscribe_transaction(session, s); !allowed.is_ok()) co_return allowed;
   if (statement.subscribe) {
     auto started = co_await start_subscribe(session, statement);
@@ -530,10 +544,7 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
                                                    timing->transaction_ts);
     if (!determined.ok()) co_return determined.status();
     Timestamp mz_now = determined->timestamp;
-    if (session.transaction() == TransactionState::kInBlock && !session.transaction_ts() &&
-        timing->when.kind == planner::QueryWhen::Kind::kImmediately) {
-      session.set_transaction_ts(mz_now, transaction_hold(mz_now));
-    }
+    note_transaction_read(session, *timing, mz_now);
     if (!statement.plan->may_block) co_return execute_constant(statement, params, cancel, mz_now);
     // Off the I/O thread while it may wait.
     co_return co_await run_on<ExecResult>(blocking_pool.get_executor(), [&]() -> awaitable<Result<ExecResult>> {
@@ -658,12 +669,13 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
   co_return not_supported_yet(s);
 }
 
-Result<std::unique_ptr<CopyInBuilder>> Adapter::begin_copy_in(const PreparedStatement& statement,
+Result<std::unique_ptr<CopyInBuilder>> Adapter::begin_copy_in(Session& session, const PreparedStatement& statement,
                                                               CancelToken& cancel) {
   // Parsed and packed on the session's thread as the data arrives; the
-  // coordinator only sequences the ready write.
+  // coordinator only sequences the ready write. In a transaction the rows
+  // stay in memory, with its other pending writes.
   auto builder = std::make_unique<CopyInBuilder>(statement.copy_in);
-  builder->stage_into(coordinator_.get());
+  if (!session.in_transaction()) builder->stage_into(coordinator_.get());
   init_eval_context(builder->context(), cancel);
   TANDEM_RETURN_IF_ERROR(builder->start());
   return builder;
@@ -682,6 +694,12 @@ awaitable<Result<ExecResult>> Adapter::finish_copy_in(Session& session, std::uni
     co_return r;
   }
   builder.reset();
+  if (session.in_transaction()) {
+    session.pending_writes_for_update().add(write->table, std::move(write->updates));
+    ExecResult r;
+    r.tag = "COPY " + std::to_string(count);
+    co_return r;
+  }
   std::vector<TableWrite> writes;
   writes.push_back(std::move(*write));
   auto committed = co_await commit_from_session(coordinator_.get(), session, std::move(writes));

@@ -20,6 +20,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include "catalog/catalog.hpp"
+#include "common/eval_context.hpp"
 #include "common/row.hpp"
 #include "common/status.hpp"
 #include "frontend/adapter/exec_result.hpp"
@@ -44,7 +45,19 @@ struct ReadTiming {
   planner::IsolationLevel isolation = planner::IsolationLevel::kStrictSerializable;
   planner::QueryWhen when;
   std::optional<Timestamp> transaction_ts;
+  // The transaction's uncommitted writes, which the read sees (the
+  // session's PendingWrites, consolidated); null when it has none.
+  const std::map<compute::GlobalId, PendingWrites::Updates>* pending_writes = nullptr;
 };
+
+// A statement's evaluation context: now(), and cancellation through `cancel`.
+void init_eval_context(EvalContext& ctx, CancelToken& cancel);
+
+// 0A000 when a read of `inputs` in a transaction would miss its `pending`
+// writes: an input computed from a written table (a materialized view, an
+// index on a view) rather than the table itself.
+Status check_reads_see_pending(const catalog::CatalogSnapshot& snapshot, const std::vector<compute::GlobalId>& inputs,
+                               const std::map<compute::GlobalId, PendingWrites::Updates>& pending);
 
 // tandemd's boot-time settings (Materialize's flags of the same names).
 struct BootOptions {
@@ -79,11 +92,18 @@ class Adapter {
 
   // COPY FROM STDIN: at CopyInResponse, the builder the connection feeds
   // each CopyData to; at CopyDone, writes its rows to the table.
-  Result<std::unique_ptr<CopyInBuilder>> begin_copy_in(const PreparedStatement& statement, CancelToken& cancel);
+  // In a transaction the rows join its pending writes at CopyDone.
+  Result<std::unique_ptr<CopyInBuilder>> begin_copy_in(Session& session, const PreparedStatement& statement,
+                                                       CancelToken& cancel);
   boost::asio::awaitable<Result<ExecResult>> finish_copy_in(Session& session, std::unique_ptr<CopyInBuilder> builder);
 
   // COMMIT, ROLLBACK and friends: the statements a failed transaction accepts.
   static bool ends_transaction(const sql::ParsedStatement& statement);
+
+  // Commits the session's pending writes (COMMIT, the end of an implicit
+  // transaction), taking them from it, at one timestamp; nullopt on success
+  // or when there were none (transaction.cpp).
+  boost::asio::awaitable<std::optional<Status>> commit_pending(Session& session);
 
   Coordinator& coordinator() { return *coordinator_; }
 
@@ -107,7 +127,8 @@ class Adapter {
   Result<ExecResult> explain_timestamp(Session& session, const sql::Explain& explain,
                                        const PreparedStatement& statement);
   using ReadTiming = frontend::ReadTiming;
-  Result<ReadTiming> read_timing(const Session& session, const std::optional<sql::AsOf>& as_of) const;
+  // With the transaction's timestamp and pending writes, if any.
+  Result<ReadTiming> read_timing(Session& session, const std::optional<sql::AsOf>& as_of) const;
   // A plan for `query` and the timestamp it reads at.
   struct TimedPlan {
     planner::ReadPlan plan;
@@ -184,6 +205,27 @@ class Adapter {
   boost::asio::awaitable<Result<ExecResult>> modify_table(const catalog::SearchPath& path, const std::string& cluster,
                                                           const PreparedStatement& statement, const Row& params,
                                                           CancelToken& cancel);
+
+  // ---- transactions (transaction.cpp)
+
+  // A statement in a transaction (Session::in_transaction): COMMIT of
+  // pending writes, a write (its updates join the pending writes), DDL
+  // (refused in a block; in an implicit transaction, commits the writes
+  // before it). nullopt: execute the statement as usual.
+  boost::asio::awaitable<std::optional<Result<ExecResult>>> execute_in_transaction(
+      Session& session, const PreparedStatement& statement, const Row& params, CancelToken& cancel);
+  boost::asio::awaitable<Result<ExecResult>> write_in_transaction(Session& session, const PreparedStatement& statement,
+                                                                  const Row& params, CancelToken& cancel);
+  // The first read of a transaction fixes the timestamp of the rest.
+  void note_transaction_read(Session& session, const ReadTiming& timing, Timestamp ts);
+
+  // ---- PREPARE, EXECUTE, DEALLOCATE (prepared_sql.cpp)
+
+  // At prepare: EXECUTE's result columns are its statement's.
+  Status prepare_sql_statement(Session& session, const sql::Statement& s, PreparedStatement& prepared);
+  boost::asio::awaitable<Result<ExecResult>> execute_sql_prepared(Session& session, const PreparedStatement& statement,
+                                                                  CancelToken& cancel,
+                                                                  boost::asio::thread_pool& blocking_pool);
 
   // ---- SUBSCRIBE and cursors (subscribe_statements.cpp)
 

@@ -66,23 +66,26 @@ Status canceled_status(const CancelToken& cancel) {
   return why.is_ok() ? Status::error(sqlstate::kQueryCanceled, "canceling statement due to user request") : why;
 }
 
-bool picks_transaction_ts(const Session& session, const ReadTiming& timing) {
-  return session.transaction() == TransactionState::kInBlock && !session.transaction_ts() &&
-         timing.when.kind == planner::QueryWhen::Kind::kImmediately;
-}
-
 }  // namespace
 
 std::shared_ptr<const void> Adapter::transaction_hold(Timestamp ts) const {
   return std::make_shared<CollectionFrontiers::TableHold>(coordinator_->frontiers().hold_tables_at(ts));
 }
 
-Result<Adapter::ReadTiming> Adapter::read_timing(const Session& session, const std::optional<sql::AsOf>& as_of) const {
+Result<Adapter::ReadTiming> Adapter::read_timing(Session& session, const std::optional<sql::AsOf>& as_of) const {
   ReadTiming timing;
   timing.isolation = planner::isolation_from_name(session.isolation());
+  PendingWrites* pending = session.pending_writes();
+  if (pending != nullptr && !pending->empty()) {
+    if (as_of) {
+      return Status::error(sqlstate::kFeatureNotSupported,
+                           "AS OF in a transaction with uncommitted writes is not supported");
+    }
+    timing.pending_writes = &pending->consolidated();
+  }
   if (as_of) {
     TANDEM_ASSIGN_OR_RETURN(timing.when, planner::evaluate_as_of(*as_of));
-  } else if (session.transaction() == TransactionState::kInBlock) {
+  } else if (session.in_transaction()) {
     timing.transaction_ts = session.transaction_ts();
   }
   return timing;
@@ -131,12 +134,16 @@ Result<Adapter::TimedPlan> Adapter::plan_timed(const catalog::SearchPath& path, 
                                                                               : timing.transaction_ts.value_or(oracle);
   ctx.as_of = guess;
   ctx.mz_now = guess;
+  ctx.pending_writes = timing.pending_writes;
   RowArena arena;
   std::vector<Datum> datums = unpack(params.ref(), &arena);
   std::vector<ColumnType> types = param_types;
   TANDEM_ASSIGN_OR_RETURN(out.plan, planner::plan_read(query, reader, types, datums, ctx));
 
   out.inputs = inputs_of(out.plan);
+  if (timing.pending_writes != nullptr) {
+    TANDEM_RETURN_IF_ERROR(check_reads_see_pending(*snapshot, out.inputs, *timing.pending_writes));
+  }
   // Before the frontiers are read: the since they give then stays readable.
   if (std::holds_alternative<planner::PeekDataflow>(out.plan.plan)) {
     out.table_hold = coordinator_->frontiers().hold_tables();
@@ -285,7 +292,8 @@ awaitable<Result<ExecResult>> Adapter::read_result(Session& session, const Prepa
   auto timing = read_timing(session, statement.as_of);
   if (!timing.ok()) co_return timing.status();
   std::optional<Result<PeekedRows>> peeked;
-  auto cached = cached_read(session, statement, query);
+  // A prepared lookup reads an index alone: not in a transaction that wrote.
+  auto cached = timing->pending_writes ? nullptr : cached_read(session, statement, query);
   if (cached && cached->lookup) {
     peeked.emplace(co_await peek_lookup(*cached, params, cancel, *timing));
   } else {
@@ -295,10 +303,7 @@ awaitable<Result<ExecResult>> Adapter::read_result(Session& session, const Prepa
   }
   if (!peeked->ok()) co_return peeked->status();
   PeekedRows& read = **peeked;
-  // The first read of an explicit transaction fixes the timestamp of the rest.
-  if (picks_transaction_ts(session, *timing)) {
-    session.set_transaction_ts(read.timestamp, transaction_hold(read.timestamp));
-  }
+  note_transaction_read(session, *timing, read.timestamp);
   // max_result_size bounds what one read may return.
   int64_t limit = cached ? cached->max_result_size
                          : catalog_->snapshot()->system_vars().get_bytes(catalog::kMaxResultSize);

@@ -139,6 +139,13 @@ class Coordinator {
   // 23505 when a row would duplicate a unique key, and nothing is written)
   // once compute has it, on any thread (post to your own executor).
   void write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done);
+  // write() for a transaction whose writes were computed from `read_tables`
+  // as of `read_ts`: 40001 (and nothing written) when another commit wrote
+  // one of those tables at a later time. The caller holds the modification
+  // lock (lock_modifications), so no UPDATE or DELETE interleaves.
+  void write_validated(std::vector<TableWrite> writes, Timestamp read_ts,
+                       const std::vector<compute::GlobalId>& read_tables,
+                       std::function<void(Result<Timestamp>)> done);
   // write() for a session thread: callable from any thread, it sequences
   // the write on the calling thread when the write lane is free (else posts
   // it to the coordinator thread), and `acked` runs on the storage committer
@@ -354,6 +361,9 @@ class Coordinator {
     // the coordinator thread in write order, so checks see every earlier
     // write even before it is durable.
     std::vector<std::unordered_map<std::string, Diff>> key_counts;
+    // The time of the latest commit that wrote the table (0: none since
+    // boot), for write_validated.
+    Timestamp last_write = 0;
   };
   // Checks `writes` against the unique keys and, if they pass, applies them
   // to the key counts (undo() reverses that if the commit fails).

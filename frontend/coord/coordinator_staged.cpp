@@ -76,6 +76,7 @@ Status Coordinator::sequence_staged(std::shared_ptr<StagedWrite> write, std::fun
     for (const std::string& key : write->keys()[k]) table.key_counts[k].emplace(key, 1);
   }
   const Timestamp time = *ts;
+  it->second.last_write = time;
   std::vector<storage::ShardAppend> appends;
   appends.reserve(tables_.size());
   for (const auto& [id, t] : tables_) {

@@ -192,6 +192,28 @@ void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Resul
   lock_and_sequence(writes, done, false);
 }
 
+void Coordinator::write_validated(std::vector<TableWrite> writes, Timestamp read_ts,
+                                  const std::vector<compute::GlobalId>& read_tables,
+                                  std::function<void(Result<Timestamp>)> done) {
+  Status sequenced = Status::ok();
+  {
+    std::lock_guard lock(write_mutex_);
+    for (compute::GlobalId id : read_tables) {
+      auto it = tables_.find(id);
+      if (it != tables_.end() && it->second.last_write > read_ts) {
+        sequenced = Status::error(sqlstate::kSerializationFailure,
+                                  "could not serialize access due to concurrent update")
+                        .with_detail("Another transaction wrote a table this transaction updated or deleted from "
+                                     "after this transaction read it.")
+                        .with_hint("Retry the transaction.");
+        break;
+      }
+    }
+    if (sequenced.is_ok()) sequenced = sequence_write(writes, done, false);
+  }
+  if (!sequenced.is_ok()) done(sequenced);
+}
+
 void Coordinator::lock_and_sequence(std::vector<TableWrite>& writes, std::function<void(Result<Timestamp>)>& done,
                                     bool ack_on_commit) {
   Status sequenced = Status::ok();
@@ -259,7 +281,9 @@ Status Coordinator::sequence_write(std::vector<TableWrite>& writes, std::functio
   appends.reserve(tables_.size());
   for (const auto& [id, table] : tables_) appends.push_back(upper_only(table.shard, upper_, time + 1));
   for (const auto& w : writes) {
-    storage::ShardId shard = tables_.find(w.table)->second.shard;
+    Table& table = tables_.find(w.table)->second;
+    table.last_write = time;
+    storage::ShardId shard = table.shard;
     storage::ShardAppend& append =
         *std::find_if(appends.begin(), appends.end(), [shard](const auto& a) { return a.shard == shard; });
     append.encoded_time = time;

@@ -457,7 +457,13 @@ awaitable<void> Connection::on_query(std::string_view sql) {
     co_return;
   }
   if (parsed->empty()) writer_.empty_query_response();
+  // Several statements form one implicit transaction (PostgreSQL's rule):
+  // their writes commit together once all succeed, and none if one fails.
+  const bool implicit = parsed->size() > 1;
+  if (implicit) session_->begin_implicit();
+  bool failed = false;
   for (auto& statement : *parsed) {
+    failed = true;
     if (session_->transaction() == TransactionState::kFailed && !Adapter::ends_transaction(statement)) {
       report_error(Status::error(sqlstate::kInFailedSqlTransaction,
                                  "current transaction is aborted, commands ignored until end of transaction block"),
@@ -477,6 +483,7 @@ awaitable<void> Connection::on_query(std::string_view sql) {
     send_notices_and_parameters(*result);
     if (result->empty_query) {
       writer_.empty_query_response();
+      failed = false;
       continue;
     }
     if (result->copy_in || result->copy_out) {
@@ -485,6 +492,7 @@ awaitable<void> Connection::on_query(std::string_view sql) {
         report_error(copied, false);
         break;
       }
+      failed = false;
       continue;
     }
     std::string tag = result->tag;
@@ -502,6 +510,13 @@ awaitable<void> Connection::on_query(std::string_view sql) {
     }
     writer_.command_complete(tag);
     if (out_.size() >= kFlushThreshold) co_await flush();
+    failed = false;
+  }
+  if (implicit) {
+    if (!failed && session_->transaction() == TransactionState::kIdle) {
+      if (auto committed = co_await context_.adapter.commit_pending(*session_)) report_error(*committed, false);
+    }
+    session_->end_implicit();
   }
   ready_for_query();
 }
@@ -784,7 +799,7 @@ awaitable<Status> Connection::run_copy(const PreparedStatement& statement, const
   }
   writer_.copy_in_response(0, formats);
   co_await flush();
-  auto builder = context_.adapter.begin_copy_in(statement, *session_->cancel_token());
+  auto builder = context_.adapter.begin_copy_in(*session_, statement, *session_->cancel_token());
   if (!builder.ok()) {
     co_await read_copy_data(nullptr);  // the client still sends its data
     co_return builder.status();

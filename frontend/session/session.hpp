@@ -19,6 +19,7 @@
 #include "frontend/adapter/cursor.hpp"
 #include "frontend/adapter/prepared_statement.hpp"
 #include "frontend/server/cancel_registry.hpp"
+#include "frontend/session/pending_writes.hpp"
 #include "frontend/session/session_vars.hpp"
 
 namespace tandem::frontend {
@@ -42,9 +43,10 @@ class Session {
 
   TransactionState transaction() const { return transaction_; }
   // Leaving a transaction block forgets its timestamp and isolation level
-  // and closes its cursors.
+  // and closes its cursors; leaving it or failing drops its pending writes.
   void set_transaction(TransactionState t) {
     transaction_ = t;
+    if (t != TransactionState::kInBlock) pending_.reset();
     if (t == TransactionState::kIdle) {
       transaction_ts_.reset();
       transaction_hold_.reset();
@@ -52,6 +54,32 @@ class Session {
       cursors_.clear();
     }
   }
+
+  // The implicit transaction of a multi-statement Query message (PostgreSQL's
+  // rule): between begin_implicit() and end_implicit(), statements outside a
+  // block share one timestamp and buffer their writes as a block does; the
+  // connection commits them when the message's statements all succeed.
+  // end_implicit() forgets what is left (the writes, the timestamp) unless a
+  // BEGIN turned it into a block.
+  void begin_implicit() { implicit_ = true; }
+  void end_implicit() {
+    implicit_ = false;
+    if (transaction_ == TransactionState::kIdle) set_transaction(TransactionState::kIdle);
+  }
+  bool implicit() const { return implicit_; }
+  // In a transaction whose reads share a timestamp and whose writes wait for
+  // its end: a block, or an implicit transaction outside one.
+  bool in_transaction() const {
+    return transaction_ == TransactionState::kInBlock || (implicit_ && transaction_ == TransactionState::kIdle);
+  }
+  // The transaction's uncommitted writes: null when it has none.
+  PendingWrites* pending_writes() { return pending_.get(); }
+  PendingWrites& pending_writes_for_update() {
+    if (!pending_) pending_ = std::make_unique<PendingWrites>();
+    return *pending_;
+  }
+  // Hands the writes over (to COMMIT), leaving none.
+  std::unique_ptr<PendingWrites> take_pending_writes() { return std::move(pending_); }
 
   // The timestamp all reads of the current explicit transaction share (the
   // first read's), and the isolation level BEGIN / SET TRANSACTION chose.
@@ -108,6 +136,8 @@ class Session {
   std::optional<Timestamp> transaction_ts_;
   std::shared_ptr<const void> transaction_hold_;
   std::optional<std::string> transaction_isolation_;
+  bool implicit_ = false;
+  std::unique_ptr<PendingWrites> pending_;
   std::map<std::string, std::shared_ptr<const PreparedStatement>, std::less<>> statements_;
   std::map<std::string, Portal, std::less<>> portals_;
   std::map<std::string, Cursor, std::less<>> cursors_;
