@@ -87,6 +87,9 @@ Result<Datum> float4_result(Result<double> r, float a, float b) {
   if (!r.ok()) return r.status();
   const float f = static_cast<float>(*r);
   if (std::isinf(f) && !std::isinf(a) && !std::isinf(b)) return float_overflow();
+  // A nonzero result too small for real (PostgreSQL computes in single
+  // precision and reports the zero it gets).
+  if (f == 0 && *r != 0) return float_underflow();
   return Datum::from_float32(f);
 }
 

@@ -100,6 +100,14 @@ class Numeric {
   // numeric(p,s) coercion: round to s, then 22003 "numeric field overflow"
   // unless |value| < 10^(p-s). typmod -1: unchanged.
   Result<Numeric> apply_typmod(int32_t typmod) const;
+  // The value as a numeric(p,s) column shows it: at scale s (a value that
+  // lost its display scale, as a grouping or join key does, regains it).
+  // Unchanged for typmod -1 or a value that does not fit.
+  Numeric at_typmod_scale(int32_t typmod) const {
+    if (typmod < 4) return *this;
+    auto r = apply_typmod(typmod);
+    return r.ok() ? *r : *this;
+  }
 
  private:
   constexpr Numeric(i128 coef, int scale, Special sp)

@@ -130,7 +130,9 @@ void send_datum(const Datum& d, const ColumnType& type, std::string* out) {
     case DatumKind::kMzTimestamp: put<uint64_t>(out, d.as_mz_timestamp()); return;
     case DatumKind::kFloat32: put<uint32_t>(out, std::bit_cast<uint32_t>(d.as_float32())); return;
     case DatumKind::kFloat64: put<uint64_t>(out, std::bit_cast<uint64_t>(d.as_float64())); return;
-    case DatumKind::kNumeric: send_numeric(d.as_numeric(), out); return;
+    case DatumKind::kNumeric:
+      send_numeric(type.id == TypeId::kNumeric ? d.as_numeric().at_typmod_scale(type.typmod) : d.as_numeric(), out);
+      return;
     case DatumKind::kDate: put<uint32_t>(out, static_cast<uint32_t>(d.as_date())); return;
     case DatumKind::kTime:
     case DatumKind::kTimestamp:

@@ -152,7 +152,13 @@ void format_datum(const Datum& d, const ColumnType& type, std::string* out) {
     case DatumKind::kMzTimestamp: out->append(std::to_string(d.as_mz_timestamp())); return;
     case DatumKind::kFloat32: format_float4(d.as_float32(), out); return;
     case DatumKind::kFloat64: format_float8(d.as_float64(), out); return;
-    case DatumKind::kNumeric: d.as_numeric().append_to(out); return;
+    case DatumKind::kNumeric:
+      if (type.id == TypeId::kNumeric) {
+        d.as_numeric().at_typmod_scale(type.typmod).append_to(out);
+      } else {
+        d.as_numeric().append_to(out);
+      }
+      return;
     case DatumKind::kDate: format_date(d.as_date(), out); return;
     case DatumKind::kTime: format_time(d.as_time(), out); return;
     case DatumKind::kTimestamp: format_timestamp(d.as_timestamp(), false, out); return;

@@ -184,6 +184,14 @@ class Renderer {
   // group key when there are several (reduce_collation.hpp).
   Result<Operator*> visit(const Reduce& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
+    if (n.aggregates.empty()) {
+      // No aggregates: the distinct group keys (GROUP BY alone, SELECT
+      // DISTINCT written as a Reduce), one arrangement of keys only.
+      Operator* keyed = add<KeyByOp>({in}, n.group_key, false, /*keep_val=*/false);
+      ArrangeOp* a = arrange_keyed_for_group(exchange(keyed));
+      return static_cast<Operator*>(
+          add<GroupOp>({a}, "ReduceDistinct", a, make_distinct_logic(), /*recompute_previous=*/true));
+    }
     const std::vector<ReducePart> parts =
         split_reduce(n.aggregates, accumulable_reduce_enabled(), hierarchical_reduce_enabled());
     if (parts.size() == 1) return reduce_part(in, n, parts[0]);

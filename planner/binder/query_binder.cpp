@@ -91,6 +91,10 @@ Result<BoundQuery> QueryBinder::bind_query(const sql::Query& query, const Scope&
   }
   auto result = [&]() -> Result<BoundQuery> {
     TANDEM_ASSIGN_OR_RETURN(BoundQuery bound, bind_set_expr(query.body, outer, &query));
+    // `(SELECT ... ORDER BY ... LIMIT ...)` with no finishing of its own
+    // keeps the parenthesised query's (bind_set_expr bound it unwrapped).
+    bool own_finishing = !query.order_by.empty() || query.limit || query.offset;
+    if (!own_finishing && std::holds_alternative<sql::Box<sql::Query>>(query.body.node)) return bound;
     if (!std::holds_alternative<sql::Select>(query.body.node)) {
       TANDEM_RETURN_IF_ERROR(bind_output_order(query, bound));
     }
@@ -133,7 +137,10 @@ Result<BoundQuery> QueryBinder::bind_set_expr(const sql::SetExpr& body, const Sc
   if (auto* values = std::get_if<sql::Values>(&body.node)) return bind_values(*values, outer);
   if (auto* op = std::get_if<sql::SetOperation>(&body.node)) return bind_set_operation(*op, outer);
   const sql::Query& inner = *std::get<sql::Box<sql::Query>>(body.node);
-  bool outer_finishing = query && (!query->order_by.empty() || query->limit || query->offset);
+  // Its ORDER BY/LIMIT/OFFSET are the enclosing query's when that has none;
+  // otherwise (an operand of a set operation, or finished again outside)
+  // they apply to the parenthesised query alone.
+  bool outer_finishing = query == nullptr || !query->order_by.empty() || query->limit || query->offset;
   if (!outer_finishing) return bind_query(inner, outer);
   return bind_relation(inner, outer);
 }

@@ -309,10 +309,18 @@ Result<QueryBinder::FromItem> QueryBinder::bind_join(const sql::Join& join, cons
   out.rel = cross(std::move(left.rel), std::move(right.rel), std::move(on), kind);
   if (!merged.empty()) {
     size_t base = out.columns.size();
-    for (size_t i = 0; i < merged.size(); ++i) {
+    size_t count = merged.size();
+    for (size_t i = 0; i < count; ++i) {
       ColumnType t = merged[i].type();
       out.columns.push_back(ScopeColumn{"", using_cols[i], t, level, false, true});
       out.star.push_back(base + i);
+    }
+    // USING (...) AS j: j.k names the merged k (and j names nothing else).
+    if (join.using_alias) {
+      for (size_t i = 0; i < count; ++i) {
+        out.columns.push_back(ScopeColumn{*join.using_alias, using_cols[i], merged[i].type(), level, true, false});
+        merged.push_back(merged[i]);
+      }
     }
     out.rel = hir::Rel{hir::Map{std::move(out.rel), std::move(merged)}};
     for (size_t li : used_left) out.columns[li].qualified_only = true;

@@ -1,5 +1,7 @@
 // SELECT binding: WHERE, GROUP BY/HAVING with aggregates, the select list
 // (with `*`), DISTINCT and ORDER BY's hidden columns.
+#include <algorithm>
+
 #include "common/func_resolve.hpp"
 #include "planner/binder/grouping.hpp"
 #include "planner/mir/mir.hpp"
@@ -112,6 +114,9 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
         }
       }
       TANDEM_ASSIGN_OR_RETURN(ScalarExpr key, binder.bind(*ast));
+      // A repeated key groups nothing further (and would make its column
+      // ambiguous in the grouped scope).
+      if (std::find(g.keys.begin(), g.keys.end(), key) != g.keys.end()) continue;
       g.key_asts.push_back(*ast);
       g.keys.push_back(std::move(key));
     }
@@ -341,7 +346,7 @@ Result<BoundQuery> QueryBinder::bind_select(const sql::Select& select, const Sco
         item_asts.push_back(nullptr);
         out.columns.push_back({c.name, c.type});
       }
-      if (!any) {
+      if (!any && !star->qualifier.empty()) {
         return at_pos(Status::error(sqlstate::kUndefinedTable,
                                     "missing FROM-clause entry for table \"" + star->qualifier.back() + "\""),
                       item.expr.pos);

@@ -21,8 +21,38 @@ struct Ctx {
 
 ScalarExpr col(const std::vector<ColumnType>& types, size_t i) { return ScalarExpr::column(i, types.at(i)); }
 
+// A non-NULL value of `type` standing in for NULL in a NULL-safe join key
+// (beside an IS NULL key column, so it never matches a real value); nullopt
+// for types without one here.
+std::optional<Datum> stand_in(const ColumnType& type) {
+  switch (type.id) {
+    case TypeId::kBool: return Datum::from_bool(false);
+    case TypeId::kInt2: return Datum::from_int16(0);
+    case TypeId::kInt4: return Datum::from_int32(0);
+    case TypeId::kInt8: return Datum::from_int64(0);
+    case TypeId::kFloat4: return Datum::from_float32(0);
+    case TypeId::kFloat8: return Datum::from_float64(0);
+    case TypeId::kNumeric: return Datum::from_numeric(Numeric::from_int(0));
+    case TypeId::kText:
+    case TypeId::kVarchar:
+    case TypeId::kBpchar: return Datum::from_string("");
+    case TypeId::kBytea: return Datum::from_bytes("");
+    case TypeId::kDate: return Datum::from_date(0);
+    case TypeId::kTime: return Datum::from_time(0);
+    case TypeId::kTimestamp: return Datum::from_timestamp(0);
+    case TypeId::kTimestampTz: return Datum::from_timestamptz(0);
+    case TypeId::kInterval: return Datum::from_interval(Interval{});
+    case TypeId::kOid: return Datum::from_oid(0);
+    case TypeId::kMzTimestamp: return Datum::from_mz_timestamp(0);
+    default: return std::nullopt;
+  }
+}
+
 // Key expressions that compare equal exactly when the column values are
-// equal or both NULL (join keys never match NULL).
+// equal or both NULL (join keys never match NULL). Values compare as join
+// keys do (numerics by value, whatever their display scale): the two sides
+// may hold one value in different forms (a Distinct's output keeps only the
+// value).
 std::vector<std::pair<ScalarExpr, ScalarExpr>> null_safe_keys(const std::vector<ColumnType>& lt,
                                                               const std::vector<ColumnType>& rt, size_t prefix) {
   std::vector<std::pair<ScalarExpr, ScalarExpr>> out;
@@ -33,15 +63,16 @@ std::vector<std::pair<ScalarExpr, ScalarExpr>> null_safe_keys(const std::vector<
       continue;
     }
     auto is_null = [](ScalarExpr e) { return ScalarExpr::unary(UnaryFunc::kIsNull, std::move(e), kBool); };
-    auto text = [](ScalarExpr e) {
-      ColumnType t{TypeId::kText, -1, false};
-      return ScalarExpr::variadic(VariadicFunc::kCoalesce,
-                                  {ScalarExpr::unary(UnaryFunc::kOutputText, std::move(e), ColumnType{TypeId::kText}),
-                                   ScalarExpr::literal(Datum::from_string(""), t)},
-                                  t);
+    std::optional<Datum> fill = lt[c].id == rt[c].id ? stand_in(lt[c]) : std::nullopt;
+    auto value = [&](ScalarExpr e) {
+      ColumnType t = fill ? e.type() : ColumnType{TypeId::kText};
+      t.nullable = false;
+      if (!fill) e = ScalarExpr::unary(UnaryFunc::kOutputText, std::move(e), ColumnType{TypeId::kText});
+      ScalarExpr stand = ScalarExpr::literal(fill ? *fill : Datum::from_string(""), t);
+      return ScalarExpr::variadic(VariadicFunc::kCoalesce, {std::move(e), std::move(stand)}, t);
     };
     out.emplace_back(is_null(l), is_null(r));
-    out.emplace_back(text(std::move(l)), text(std::move(r)));
+    out.emplace_back(value(std::move(l)), value(std::move(r)));
   }
   return out;
 }

@@ -54,6 +54,7 @@ struct Join {
   Box<TableRef> right;
   Box<Expr> on;                     // ON expr
   std::vector<std::string> using_columns;  // USING (a, b)
+  std::optional<std::string> using_alias;  // USING (a, b) AS j: j.a names the merged a
   bool operator==(const Join&) const = default;
 };
 // (a JOIN b ...) [AS alias]: a parenthesized join tree.

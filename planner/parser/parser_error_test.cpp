@@ -115,3 +115,17 @@ TEST_CASE("errors: parse_one wants exactly one statement", "[parser][errors]") {
   REQUIRE_FALSE(none.ok());
   CHECK(none.status().message() == "syntax error at end of input");
 }
+
+TEST_CASE("errors: a clause given twice around a parenthesised query", "[parser][errors]") {
+  tandem::Status s = error_of("(SELECT a FROM t ORDER BY a) ORDER BY b");
+  CHECK(s.sqlstate() == "42601");
+  CHECK(s.message() == "multiple ORDER BY clauses not allowed");
+  CHECK(error_of("((SELECT a FROM t LIMIT 1)) LIMIT 2").message() == "multiple LIMIT clauses not allowed");
+  CHECK(error_of("(SELECT a FROM t OFFSET 1) OFFSET 2").message() == "multiple OFFSET clauses not allowed");
+  // Clauses after the parentheses become the query's own.
+  auto merged = parse_statements("(SELECT a FROM t LIMIT 3) ORDER BY a");
+  REQUIRE(merged.ok());
+  auto plain = parse_statements("SELECT a FROM t ORDER BY a LIMIT 3");
+  REQUIRE(plain.ok());
+  CHECK(merged->front().statement == plain->front().statement);
+}

@@ -114,6 +114,7 @@ class Parser {
   bool peek_query_start(size_t k = 0) const;
 
   // ---- parser_query.cpp ----
+  Result<Query> merge_paren_query(Query q, SourcePos clauses);
   Result<Query> parse_query();
   Result<Query> parse_paren_query();  // ( query )
   Result<SetExpr> parse_set_expr(int min_prec);

@@ -3,6 +3,7 @@
 // with joins, ORDER BY / LIMIT / OFFSET / FETCH, and Materialize's AS OF.
 
 #include "planner/parser/keywords.hpp"
+#include "planner/parser/lexer.hpp"
 #include "planner/parser/parser_impl.hpp"
 
 namespace tandem::sql {
@@ -36,6 +37,7 @@ Result<Query> Parser::parse_query() {
     } while (accept_op(","));
   }
   TANDEM_ASSIGN_OR_RETURN(q.body, parse_set_expr(0));
+  const SourcePos clauses = here();
   if (accept_words({"order", "by"})) {
     TANDEM_ASSIGN_OR_RETURN(q.order_by, parse_order_by_list());
   }
@@ -71,7 +73,41 @@ Result<Query> Parser::parse_query() {
     }
   }
   TANDEM_ASSIGN_OR_RETURN(q.as_of, parse_optional_as_of());
-  return q;
+  return merge_paren_query(std::move(q), clauses);
+}
+
+// PostgreSQL's rule: ORDER BY, LIMIT and OFFSET written after a bare
+// parenthesised query are that query's own (`(SELECT ... LIMIT 3) ORDER
+// BY a` sorts before limiting), and giving one of them twice is an error.
+Result<Query> Parser::merge_paren_query(Query q, SourcePos clauses) {
+  auto* inner_box = std::get_if<Box<Query>>(&q.body.node);
+  if (inner_box == nullptr) return q;
+  if (q.order_by.empty() && !q.limit && !q.offset && q.ctes.empty() && !q.as_of) {
+    Query bare = std::move(**inner_box);  // `((query))` is the query
+    return bare;
+  }
+  if (q.order_by.empty() && !q.limit && !q.offset) return q;
+  Query& inner = **inner_box;
+  auto twice = [&](const char* what) {
+    return Status::error(sqlstate::kSyntaxError, std::string("multiple ") + what + " clauses not allowed")
+        .with_position(char_position(text_, clauses.offset));
+  };
+  if (!q.order_by.empty() && !inner.order_by.empty()) return twice("ORDER BY");
+  if (q.limit && inner.limit) return twice("LIMIT");
+  if (q.offset && inner.offset) return twice("OFFSET");
+  if (!q.ctes.empty() && !inner.ctes.empty()) return twice("WITH");
+  if (inner.as_of) return q;  // AS OF belongs to the whole statement: left for the binder to refuse
+  Query merged = std::move(inner);
+  if (!q.order_by.empty()) merged.order_by = std::move(q.order_by);
+  if (q.limit) merged.limit = std::move(q.limit);
+  if (q.offset) merged.offset = std::move(q.offset);
+  if (!q.ctes.empty()) {
+    merged.ctes = std::move(q.ctes);
+    merged.recursive = q.recursive;
+  }
+  merged.as_of = std::move(q.as_of);
+  merged.pos = q.pos;
+  return merged;
 }
 
 Result<std::optional<AsOf>> Parser::parse_optional_as_of() {
@@ -251,6 +287,10 @@ Result<TableRef> Parser::parse_table_ref() {
         join.on = std::move(on);
       } else if (accept_word("using")) {
         TANDEM_ASSIGN_OR_RETURN(join.using_columns, parse_paren_identifier_list());
+        if (accept_word("as")) {
+          TANDEM_ASSIGN_OR_RETURN(std::string alias, parse_identifier());
+          join.using_alias = std::move(alias);
+        }
       } else {
         return error_here();
       }

@@ -171,6 +171,10 @@ void Printer::table_ref(const TableRef& t) {
             *this << " USING (";
             idents(n.using_columns);
             *this << ")";
+            if (n.using_alias) {
+              *this << " AS ";
+              ident(*n.using_alias);
+            }
           }
         } else if constexpr (std::is_same_v<T, NestedJoin>) {
           *this << "(";

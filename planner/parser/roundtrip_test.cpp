@@ -38,6 +38,9 @@ const char* const kQueries[] = {
     "SELECT * FROM t INNER JOIN u USING (a, b) LEFT OUTER JOIN v ON true RIGHT JOIN w ON false "
     "FULL OUTER JOIN x ON 1 = 1 CROSS JOIN y NATURAL JOIN z",
     "SELECT * FROM (t JOIN u ON a = b) AS j",
+    "SELECT j.a FROM t JOIN u USING (a) AS j",
+    "(SELECT a FROM t LIMIT 3) ORDER BY a",
+    "(SELECT a FROM t ORDER BY a) UNION ALL (SELECT b FROM u ORDER BY b LIMIT 1)",
     "SELECT * FROM ((SELECT 1) UNION (SELECT 2)) AS q",
     "SELECT * FROM t, LATERAL (SELECT t.a) AS l (x)",
     "SELECT * FROM generate_series(1, 10) AS g(x)",
