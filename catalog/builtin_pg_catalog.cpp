@@ -212,7 +212,7 @@ std::vector<Row> indexes(const CatalogSnapshot& s, const BuiltinContext&) {
     const IndexDetails* d = item->index();
     if (d == nullptr) continue;
     int n = static_cast<int>(d->keys.size());
-    rows.push_back(make_row({oid(item_oid(item->id)), oid(item_oid(d->on)), i2(n), i2(n), b(false), b(false),
+    rows.push_back(make_row({oid(item_oid(item->id)), oid(item_oid(d->on)), i2(n), i2(n), b(d->unique), b(false),
                              b(false), b(true), b(false), b(true), b(true), b(false), b(true), b(false),
                              Datum::null(), Datum::null()}));
   }

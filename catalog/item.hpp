@@ -72,6 +72,9 @@ struct IndexKey {
 struct IndexDetails {
   ItemId on;  // the indexed item
   std::vector<IndexKey> keys;
+  // CREATE UNIQUE INDEX on a table: its keys (plain columns) are enforced
+  // on writes as a UNIQUE constraint named after the index.
+  bool unique = false;
 
   bool operator==(const IndexDetails&) const = default;
 };

@@ -215,6 +215,7 @@ Result<catalog::ItemSpec> index_spec(const catalog::CatalogSnapshot& snapshot, c
     }
     details.keys.push_back(std::move(k));
   }
+  details.unique = create.unique;
   spec.details = std::move(details);
   spec.name = on->name;
   spec.name.item = !create.name.empty() ? create.name : create.default_index ? on->name.item + "_primary_idx"
@@ -227,6 +228,39 @@ Result<catalog::ItemSpec> index_spec(const catalog::CatalogSnapshot& snapshot, c
   canonical.if_not_exists = false;
   spec.create_sql = print_create(std::move(canonical));
   return spec;
+}
+
+// The item an index is on.
+compute::GlobalId table_of_index(const catalog::ItemSpec& index) {
+  return catalog::to_compute_id(std::get<catalog::IndexDetails>(index.details).on);
+}
+
+// An index's qualified name as written in SQL.
+sql::ObjectName create_name(const catalog::ItemSpec& index) {
+  sql::ObjectName name;
+  name.parts = {index.name.database, index.name.schema, index.name.item};
+  if (index.name.database.empty()) name.parts.erase(name.parts.begin());
+  return name;
+}
+
+// The unique key a unique index enforces: its columns, which must be plain
+// columns of a table.
+Result<UniqueKey> unique_index_key(const catalog::CatalogSnapshot& snapshot, const catalog::ItemSpec& index) {
+  const auto& details = std::get<catalog::IndexDetails>(index.details);
+  const catalog::Item* on = snapshot.item(details.on);
+  if (on == nullptr || on->kind != catalog::ItemKind::kTable) {
+    return Status::error(sqlstate::kFeatureNotSupported, "CREATE UNIQUE INDEX is supported on tables only")
+        .with_hint("A unique index is enforced on writes, and only tables are written.");
+  }
+  UniqueKey key;
+  key.name = index.name.item;
+  for (const auto& k : details.keys) {
+    if (!k.column) {
+      return Status::error(sqlstate::kFeatureNotSupported, "CREATE UNIQUE INDEX on expressions is not supported");
+    }
+    key.columns.push_back(*k.column);
+  }
+  return key;
 }
 
 }  // namespace
@@ -534,17 +568,24 @@ Result<ExecResult> create_view(Engine& engine, const catalog::SearchPath& path, 
 
 Result<ExecResult> create_index(Engine& engine, const catalog::SearchPath& path, const std::string& cluster,
                                 const sql::CreateIndex& create) {
-  if (create.unique) {
-    return Status::error(sqlstate::kFeatureNotSupported, "CREATE UNIQUE INDEX is not supported")
-        .with_hint("Indexes in tandem arrange data for reads; use a PRIMARY KEY or UNIQUE constraint on the table.");
-  }
   // Plan under a provisional id to learn the key, then create the item and
   // install the dataflow under the item's id.
   compute::GlobalId provisional = engine.coordinator.allocate_transient_id();
   TANDEM_ASSIGN_OR_RETURN(compute::DataflowDescription probe, index_dataflow(engine, path, create, provisional));
   TANDEM_ASSIGN_OR_RETURN(catalog::ItemSpec spec, index_spec(*engine.catalog.snapshot(), path, cluster, create, probe));
+  // A unique index is enforced before it exists: the rows present must not
+  // repeat its key. (IF NOT EXISTS over an existing name adds nothing.)
+  const compute::GlobalId table = table_of_index(spec);
+  std::optional<UniqueKey> unique;
+  if (create.unique && !engine.catalog.snapshot()->resolve_item(partial_name(create_name(spec)), path).ok()) {
+    TANDEM_ASSIGN_OR_RETURN(UniqueKey key, unique_index_key(*engine.catalog.snapshot(), spec));
+    TANDEM_RETURN_IF_ERROR(engine.coordinator.add_unique_key(table, key));
+    unique = std::move(key);
+  }
   auto mode = create.if_not_exists ? catalog::CreateMode::kIfNotExists : catalog::CreateMode::kCreate;
-  TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_item(std::move(spec), mode));
+  auto created = engine.catalog.create_item(std::move(spec), mode);
+  if (unique && (!created.ok() || !created->created_item)) engine.coordinator.drop_unique_key(table, unique->name);
+  TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, std::move(created));
   ExecResult r;
   r.tag = "CREATE INDEX";
   add_notices(r, ddl.notices);
@@ -623,6 +664,9 @@ void retire_dropped(Engine& engine, const std::vector<std::shared_ptr<const cata
     compute::GlobalId id = catalog::to_compute_id(item->id);
     if (item->kind == catalog::ItemKind::kIndex && item->cluster) {
       (void)engine.coordinator.send(cluster_key(*item->cluster), compute::DropDataflow{id});
+      if (item->index()->unique) {
+        engine.coordinator.drop_unique_key(catalog::to_compute_id(item->index()->on), item->name.item);
+      }
     } else if (item->kind == catalog::ItemKind::kTable) {
       Status s = engine.coordinator.drop_table(id);
       if (!s.is_ok()) spdlog::error("dropping table {}: {}", item->name.to_string(), s.to_string());
@@ -712,6 +756,10 @@ Status replay_catalog(Engine& engine) {
                               index_spec(*engine.catalog.snapshot(), path, index->in_cluster, *index, desc));
       spec.create_sql = persisted.create_sql;
       std::optional<catalog::ClusterId> cluster = spec.cluster;
+      if (index->unique) {
+        TANDEM_ASSIGN_OR_RETURN(UniqueKey key, unique_index_key(*engine.catalog.snapshot(), spec));
+        TANDEM_RETURN_IF_ERROR(engine.coordinator.add_unique_key(table_of_index(spec), std::move(key)));
+      }
       auto replayed = engine.catalog.replay_item(persisted.id, std::move(spec));
       if (!replayed.ok()) return replayed.status();
       if (const catalog::Item* item = engine.catalog.state().item(persisted.id)) {

@@ -97,6 +97,54 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
   return Status::ok();
 }
 
+Status Coordinator::add_unique_key(compute::GlobalId table, UniqueKey key) {
+  // Held throughout: no write is sequenced between the count and the key
+  // joining the table's keys.
+  std::lock_guard lock(write_mutex_);
+  auto it = tables_.find(table);
+  if (it == tables_.end()) return Status::error(sqlstate::kUndefinedTable, "unknown table");
+  Table& t = it->second;
+  {
+    // Writes whose commit failed give their keys back first: the new key's
+    // counts never saw them.
+    std::lock_guard unreserve(unreserve_mutex_);
+    for (const auto& failed : unreserve_) release_keys(*failed);
+    unreserve_.clear();
+  }
+  // The committer commits in order: once this empty commit is durable, so
+  // is every write sequenced before it, and the snapshot below has them.
+  TANDEM_RETURN_IF_ERROR(shards_->append({}));
+  TANDEM_ASSIGN_OR_RETURN(Timestamp shard_upper, shards_->upper(t.shard));
+  const Timestamp as_of = std::min(upper_, shard_upper) - 1;
+  std::unordered_map<std::string, Diff> counts;
+  TANDEM_RETURN_IF_ERROR(shards_->scan_snapshot(t.shard, as_of, [&](std::string_view bytes, Diff diff) {
+    if (auto k = unique_key_of(RowRef(bytes), key.columns)) counts[std::move(*k)] += diff;
+  }));
+  for (auto c = counts.begin(); c != counts.end();) {
+    if (c->second > 1) {
+      return Status::error(sqlstate::kUniqueViolation, "could not create unique index \"" + key.name + "\"")
+          .with_detail("The table holds a key more than once.");
+    }
+    c = c->second == 0 ? counts.erase(c) : std::next(c);
+  }
+  t.unique_keys.push_back(std::move(key));
+  t.key_counts.push_back(std::move(counts));
+  return Status::ok();
+}
+
+void Coordinator::drop_unique_key(compute::GlobalId table, const std::string& name) {
+  std::lock_guard lock(write_mutex_);
+  auto it = tables_.find(table);
+  if (it == tables_.end()) return;
+  Table& t = it->second;
+  for (size_t k = 0; k < t.unique_keys.size(); ++k) {
+    if (t.unique_keys[k].name != name) continue;
+    t.unique_keys.erase(t.unique_keys.begin() + static_cast<std::ptrdiff_t>(k));
+    t.key_counts.erase(t.key_counts.begin() + static_cast<std::ptrdiff_t>(k));
+    return;
+  }
+}
+
 Status Coordinator::load_snapshot(storage::ShardId shard, Timestamp as_of,
                                   const std::vector<compute::InputHandle*>& inputs, Table* keyed) {
   std::vector<compute::SnapshotLoader> loaders;

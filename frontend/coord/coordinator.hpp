@@ -130,6 +130,13 @@ class Coordinator {
   // `table`; on reopen the shard's contents are fed to compute.
   // `unique_keys` are enforced on every later write.
   Status open_table(compute::GlobalId table, storage::ShardId shard, std::vector<UniqueKey> unique_keys = {});
+  // Enforces one more unique key on an open table (CREATE UNIQUE INDEX):
+  // 23505 "could not create unique index" when the rows present (every
+  // write sequenced so far included) already repeat a non-NULL key, and
+  // nothing changes. Scans the table: not for the coordinator's thread.
+  Status add_unique_key(compute::GlobalId table, UniqueKey key);
+  // Stops enforcing the unique key named `name` (its index was dropped).
+  void drop_unique_key(compute::GlobalId table, const std::string& name);
   // Drops the shard; the compute input stays until its dataflows are gone.
   Status drop_table(compute::GlobalId table);
   bool has_table(compute::GlobalId table) const { return tables_.count(table) != 0; }

@@ -46,6 +46,7 @@ TEST_CASE("tables, rows and constraints survive restarts") {
     exec(c, "CREATE TABLE kv (k int PRIMARY KEY, v text NOT NULL DEFAULT 'none')");
     exec(c, "INSERT INTO kv VALUES (1, 'a'), (2, 'b')");
     exec(c, "INSERT INTO kv (k) VALUES (3)");
+    exec(c, "CREATE UNIQUE INDEX kv_v ON kv (v)");
     create_sql = query_one(c, "SELECT 1");  // connection sanity
     PGresult* r = PQexec(c, "SHOW CREATE TABLE kv");
     REQUIRE(PQresultStatus(r) == PGRES_TUPLES_OK);
@@ -60,6 +61,7 @@ TEST_CASE("tables, rows and constraints survive restarts") {
     CHECK(query_one(c, "SELECT count(*) FROM kv") == "3");
     CHECK(query_one(c, "SELECT v FROM kv WHERE k = 3") == "none");
     CHECK(query_one(c, "INSERT INTO kv VALUES (2, 'again')") == "ERROR 23505");
+    CHECK(query_one(c, "INSERT INTO kv VALUES (7, 'a')") == "ERROR 23505");  // the unique index
     PGresult* r = PQexec(c, "SHOW CREATE TABLE kv");
     REQUIRE(PQresultStatus(r) == PGRES_TUPLES_OK);
     CHECK(std::string(PQgetvalue(r, 0, 1)) == create_sql);
@@ -74,6 +76,7 @@ TEST_CASE("tables, rows and constraints survive restarts") {
     PGconn* c = PQconnectdb(third.conninfo().c_str());
     CHECK(query_one(c, "SELECT count(*) FROM kv") == "4");
     CHECK(query_one(c, "SELECT v FROM kv WHERE k = 4") == "d");
+    CHECK(query_one(c, "INSERT INTO kv VALUES (8, 'd')") == "ERROR 23505");
     PQfinish(c);
   }
   std::filesystem::remove_all(tmpl);
