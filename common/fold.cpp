@@ -11,7 +11,30 @@ Result<ScalarExpr> eval_to_literal(const ScalarExpr& e) {
   return ScalarExpr::literal(d, e.type());
 }
 
+bool is_null_constant(const ScalarExpr& e) {
+  if (e.is_literal_null()) return true;
+  const auto* cast = std::get_if<CallUnary>(&e.node);
+  return cast != nullptr && func_is_strict(cast->func) && is_null_constant(*cast->arg);
+}
+
 }  // namespace
+
+ScalarExpr fold_strict_null_call(ScalarExpr expr) {
+  bool null_in = false;
+  if (const auto* c = std::get_if<CallUnary>(&expr.node)) {
+    null_in = func_is_strict(c->func) && is_null_constant(*c->arg);
+  } else if (const auto* c = std::get_if<CallBinary>(&expr.node)) {
+    null_in = func_is_strict(c->func) && (is_null_constant(*c->lhs) || is_null_constant(*c->rhs));
+  } else if (const auto* c = std::get_if<CallVariadic>(&expr.node)) {
+    if (func_is_strict(c->func)) {
+      for (const auto& a : c->args) null_in = null_in || is_null_constant(a);
+    }
+  }
+  if (!null_in) return expr;
+  ColumnType type = expr.type();
+  type.nullable = true;
+  return ScalarExpr::null(type);
+}
 
 Result<ScalarExpr> fold(ScalarExpr expr) {
   switch (expr.node.index()) {

@@ -61,4 +61,11 @@ Result<ColumnType> unify_types(std::span<const ColumnType> types, std::string_vi
 // the error (the caller decides whether to raise it now or at run time).
 Result<ScalarExpr> fold(ScalarExpr expr);
 
+// A call of a strict function one of whose arguments is a NULL constant (a
+// NULL literal, or casts of one) is that NULL: PostgreSQL's planner folds it
+// so, without evaluating the other arguments (`x * y = NULL` never raises
+// the product's overflow). Looks at `expr`'s own node only (the binder
+// applies it as it builds each node).
+ScalarExpr fold_strict_null_call(ScalarExpr expr);
+
 }  // namespace tandem

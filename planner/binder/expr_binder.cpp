@@ -84,7 +84,7 @@ Result<ScalarExpr> ExprBinder::bind(const sql::Expr& expr) {
   }
   auto r = bind_node(expr);
   if (!r.ok()) return at(r.status(), expr);
-  return settle_parameters(std::move(*r));
+  return settle_parameters(fold_strict_null_call(std::move(*r)));
 }
 
 Result<ScalarExpr> ExprBinder::bind_condition(const sql::Expr& expr, std::string_view context) {
