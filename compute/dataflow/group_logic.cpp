@@ -22,6 +22,18 @@ bool has_negative(const GroupContents& group) {
   return false;
 }
 
+// The row a group of whole-row keys outputs: its first member present that
+// kept its display form (a non-empty val: KeyByOp's keep_display), else the
+// key itself. Members are equal rows, so any is right (as in PostgreSQL);
+// taking the first keeps the choice a function of the group.
+std::string_view display_form(RowRef key, const GroupContents& group) {
+  for (const auto& [val, mult] : group) {
+    if (mult <= 0) continue;
+    return val.empty() ? key.bytes() : val;
+  }
+  return key.bytes();
+}
+
 // One aggregate over one group.
 class AggregateState {
  public:
@@ -210,7 +222,7 @@ class DistinctLogic final : public GroupLogic {
       out->errs.emplace_back(error_row(negative_multiplicity()), 1);
       return;
     }
-    out->oks.emplace_back(Row(std::string(key.bytes())), 1);
+    out->oks.emplace_back(Row(std::string(display_form(key, group))), 1);
   }
 };
 
@@ -219,7 +231,7 @@ class ThresholdLogic final : public GroupLogic {
   void apply(RowRef key, const GroupContents& group, GroupResult* out) override {
     Diff total = 0;
     for (const auto& [val, mult] : group) total += mult;
-    if (total > 0) out->oks.emplace_back(Row(std::string(key.bytes())), total);
+    if (total > 0) out->oks.emplace_back(Row(std::string(display_form(key, group))), total);
   }
 };
 

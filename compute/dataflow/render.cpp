@@ -67,6 +67,13 @@ class Renderer {
   ArrangeOp* arrange_for_group(Operator* input, std::optional<std::vector<ScalarExpr>> key) {
     return arrange_keyed_for_group(exchange_by_key(input, std::move(key), false));
   }
+  // Whole rows as keys, each keeping its display form beside its key-mode
+  // key where they differ (KeyByOp's keep_display): for Distinct and
+  // Threshold, which output one row per key.
+  ArrangeOp* arrange_rows_for_group(Operator* input) {
+    Operator* keyed = add<KeyByOp>({input}, std::nullopt, false, true, /*keep_display=*/true);
+    return arrange_keyed_for_group(exchange(keyed));
+  }
   ArrangeOp* arrange_keyed_for_group(Operator* keyed_and_exchanged) {
     return add<ArrangeOp>({keyed_and_exchanged}, /*arrange_errors=*/false, /*emit_output=*/false);
   }
@@ -255,12 +262,12 @@ class Renderer {
 
   Result<Operator*> visit(const Distinct& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
-    ArrangeOp* a = arrange_for_group(in, std::nullopt);
+    ArrangeOp* a = arrange_rows_for_group(in);
     return static_cast<Operator*>(add<GroupOp>({a}, "Distinct", a, make_distinct_logic(), /*recompute_previous=*/true));
   }
   Result<Operator*> visit(const Threshold& n) {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
-    ArrangeOp* a = arrange_for_group(in, std::nullopt);
+    ArrangeOp* a = arrange_rows_for_group(in);
     return static_cast<Operator*>(
         add<GroupOp>({a}, "Threshold", a, make_threshold_logic(), /*recompute_previous=*/true));
   }

@@ -158,8 +158,12 @@ void FlatMapOp::step() {
   advance_frontier(in.frontier);
 }
 
-KeyByOp::KeyByOp(std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys, bool keep_val)
-    : Operator("KeyBy", 1), key_(std::move(key)), skip_null_keys_(skip_null_keys), keep_val_(keep_val) {
+KeyByOp::KeyByOp(std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys, bool keep_val, bool keep_display)
+    : Operator("KeyBy", 1),
+      key_(std::move(key)),
+      skip_null_keys_(skip_null_keys),
+      keep_val_(keep_val),
+      keep_display_(keep_display) {
   if (!key_) return;
   for (const ScalarExpr& e : *key_) {
     const auto* col = std::get_if<ColumnRef>(&e.node);
@@ -230,7 +234,9 @@ void KeyByOp::step() {
   for (Update& u : in.pending.oks) {
     Row key;
     if (!(sliceable && sliced_key(u, &key)) && !evaluate_key(u, &key)) continue;
-    if (!key_ || !keep_val_) {
+    if (!key_ && keep_display_ && !u.val.bytes().empty() && u.val.bytes() != key.bytes()) {
+      out_.oks.push_back(Update{std::move(key), std::move(u.val), u.time, u.diff});
+    } else if (!key_ || !keep_val_) {
       out_.oks.push_back(Update{std::move(key), Row(), u.time, u.diff});
     } else {
       out_.oks.push_back(Update{std::move(key), std::move(u.val), u.time, u.diff});

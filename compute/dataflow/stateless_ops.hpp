@@ -93,7 +93,12 @@ class FlatMapOp final : public Operator {
 
 class KeyByOp final : public Operator {
  public:
-  KeyByOp(std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys, bool keep_val = true);
+  // `keep_display`, with the whole-row key (no key expressions): a row that
+  // key mode changed (a numeric's display scale dropped) keeps its original
+  // form as the val, so an operator that outputs one row per key can output
+  // a member's form (1.50, not 1.5); other rows' vals stay empty.
+  KeyByOp(std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys, bool keep_val = true,
+          bool keep_display = false);
   void step() override;
 
  private:
@@ -109,6 +114,7 @@ class KeyByOp final : public Operator {
   std::optional<std::vector<ScalarExpr>> key_;
   bool skip_null_keys_;
   bool keep_val_;
+  bool keep_display_;
   std::vector<std::size_t> key_columns_;  // set when every key expression is a column
   std::size_t key_width_ = 0;             // 1 + the largest of key_columns_
   EvalContext ctx_;

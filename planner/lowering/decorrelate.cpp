@@ -257,14 +257,34 @@ class Decorrelator {
       defaults.push_back(count ? ScalarExpr::literal(Datum::from_int64(0), ColumnType{TypeId::kInt8, -1, false})
                                : ScalarExpr::null(mir::aggregate_type(a)));
     }
+    if (!n.group_key.empty()) return with_key_display(std::move(r), w);
     Rel reduced{std::move(r)};
-    if (!n.group_key.empty()) return reduced;
     // A global aggregate: one row per outer row, also without input rows.
     Rel outer = ctx.outer ? *ctx.outer : mir::unit();
     return let(std::move(reduced), [&](const Rel& g) {
       Rel missing = mir::union_all({outer, mir::negate(mir::project(g, range(0, w)))});
       return mir::union_all({g, mir::map(std::move(missing), defaults)});
     });
+  }
+  // A grouped Reduce whose output shows each numeric group key as one of
+  // its group's values (3.0, not the key-mode 3), as PostgreSQL does: such
+  // a key is also aggregated with max (which keeps a member's display
+  // scale) and the aggregate shown in its place. The `w` outer columns are
+  // matched by value and left as they are.
+  Rel with_key_display(mir::Reduce r, size_t w) {
+    const size_t keys = r.group_key.size();
+    const size_t aggs = r.aggregates.size();
+    std::vector<size_t> cols = range(0, keys + aggs);
+    for (size_t k = w; k < keys; ++k) {
+      if (r.group_key[k].type().id != TypeId::kNumeric) continue;
+      compute::AggregateExpr shown;
+      shown.func = compute::AggregateFunc::kMax;
+      shown.expr = r.group_key[k];
+      cols[k] = keys + r.aggregates.size();
+      r.aggregates.push_back(std::move(shown));
+    }
+    if (r.aggregates.size() == aggs) return Rel{std::move(r)};
+    return mir::project(Rel{std::move(r)}, std::move(cols));
   }
   Result<Rel> visit(const hir::Distinct& n, const Ctx& ctx) {
     TANDEM_ASSIGN_OR_RETURN(Rel in, lower(*n.input, ctx));
