@@ -183,6 +183,17 @@ std::string ExprBinder::column_name(const sql::Expr& expr) {
   if (expr.as<sql::RowExpr>()) return "row";
   if (auto* s = expr.as<sql::Subscript>()) return column_name(*s->expr);
   if (auto* f = expr.as<sql::FieldAccess>()) return f->field;
+  if (auto* q = expr.as<sql::Subquery>()) {
+    // A scalar subquery is named after its one column (PostgreSQL's
+    // FigureColname), looking through parenthesised queries.
+    const sql::SetExpr* body = &q->query->body;
+    while (auto* inner = std::get_if<sql::Box<sql::Query>>(&body->node)) body = &(*inner)->body;
+    if (auto* select = std::get_if<sql::Select>(&body->node); select && select->projection.size() == 1) {
+      const sql::SelectItem& item = select->projection.front();
+      if (item.alias) return *item.alias;
+      if (!item.expr.as<sql::Star>()) return column_name(item.expr);
+    }
+  }
   return "?column?";
 }
 
