@@ -304,8 +304,7 @@ Result<ScalarExpr> resolve_function(std::string_view raw_name, std::vector<Scala
     return ScalarExpr::variadic(name == "concat" ? VariadicFunc::kConcat : VariadicFunc::kConcatWs, std::move(args), t);
   }
   if (name == "position" && args.size() == 2) {
-    // position(sub IN s) = strpos(s, sub)
-    std::swap(args[0], args[1]);
+    // position(s, sub), which `position(sub IN s)` parses to, is strpos(s, sub).
     name = "strpos";
   }
   std::vector<T> in;

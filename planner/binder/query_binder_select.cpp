@@ -354,7 +354,12 @@ Result<BoundQuery> QueryBinder::bind_select(const sql::Select& select, const Sco
       continue;
     }
     TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, binder.bind(item.expr));
-    TANDEM_ASSIGN_OR_RETURN(e, binder.resolve_unknown_as_text(std::move(e)));
+    // An untyped literal in a set operation's operand (`SELECT x ... UNION
+    // SELECT NULL`) takes its type from the other operands, as in PostgreSQL.
+    bool set_operand = query == nullptr;
+    if (!(set_operand && e.is_literal())) {
+      TANDEM_ASSIGN_OR_RETURN(e, binder.resolve_unknown_as_text(std::move(e)));
+    }
     out.columns.push_back({item.alias ? *item.alias : ExprBinder::column_name(item.expr), e.type()});
     exprs.push_back(std::move(e));
     item_asts.push_back(&item.expr);
