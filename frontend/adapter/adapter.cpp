@@ -338,6 +338,11 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
     if (bound->source) {
       TANDEM_ASSIGN_OR_RETURN(auto plan, describe_read(*bound->source, SessionCatalog(snapshot, path),
                                                        prepared->param_types));
+      // Without a column list, a query with fewer columns fills the first
+      // ones; the rest take their defaults.
+      if (insert->columns.empty() && plan.columns.size() < bound->targets.size()) {
+        bound->targets.resize(plan.columns.size());
+      }
       for (size_t i = 0; i < plan.columns.size() && i < bound->targets.size(); ++i) {
         const ColumnType& from = plan.columns[i].type;
         const auto& column = bound->desc.columns[bound->targets[i]];

@@ -99,8 +99,14 @@ Result<std::shared_ptr<BoundInsert>> bind_insert(const catalog::CatalogSnapshot&
       return Status::error(sqlstate::kSyntaxError, "INSERT has more expressions than target columns")
           .with_position(static_cast<int>(source[targets.size()]->pos.offset) + 1);
     }
-    if (!insert.default_values && source.size() < targets.size()) {
+    // Without a column list, a row may stop early: the rest take their
+    // defaults (PostgreSQL's rule); with one, it must cover the list.
+    if (!insert.default_values && source.size() < targets.size() && !insert.columns.empty()) {
       return Status::error(sqlstate::kSyntaxError, "INSERT has more target columns than expressions");
+    }
+    if (source.size() != source_rows.front().size()) {
+      return Status::error(sqlstate::kSyntaxError, "VALUES lists must all be the same length")
+          .with_position(static_cast<int>(source.front()->pos.offset) + 1);
     }
     std::vector<ScalarExpr> row = defaults;
     for (size_t i = 0; i < source.size(); ++i) {
