@@ -255,6 +255,13 @@ Result<Expr> Parser::parse_expr(int min_bp) {
       } else {
         TANDEM_ASSIGN_OR_RETURN(std::vector<Expr> list, parse_expr_list());
         TANDEM_RETURN_IF_ERROR(expect_op(")"));
+        // `e IN ((SELECT ...))`: a parenthesised query, not a list of one
+        // scalar subquery (PostgreSQL's select_with_parens).
+        if (auto* sub = list.size() == 1 ? list.front().as<Subquery>() : nullptr) {
+          Query q = std::move(*sub->query);
+          left = make(op_pos, InSubquery{std::move(left), std::move(q), negated});
+          continue;
+        }
         left = make(op_pos, InList{std::move(left), std::move(list), negated});
       }
       continue;
