@@ -368,7 +368,10 @@ awaitable<void> Connection::serve() {
     if (phase_ == Phase::kDrainUntilSync) {
       if (std::holds_alternative<pgwire::Sync>(message)) {
         phase_ = Phase::kReady;
+        consume(consumed);
+        if (session_->implicit()) co_await end_extended_implicit(/*failed=*/true);
         on_sync();
+        continue;
       }
       consume(consumed);
       continue;
@@ -397,6 +400,13 @@ awaitable<void> Connection::serve() {
     } else if (auto* m = std::get_if<pgwire::Close>(&message)) {
       on_close(*m);
     } else if (std::holds_alternative<pgwire::Sync>(message)) {
+      if (session_->implicit()) {
+        consume(consumed);
+        co_await end_extended_implicit(/*failed=*/false);
+        on_sync();
+        if (out_.size() >= kFlushThreshold) co_await flush();
+        continue;
+      }
       on_sync();
     } else if (std::holds_alternative<pgwire::Flush>(message)) {
       consume(consumed);
@@ -641,6 +651,14 @@ awaitable<void> Connection::on_execute(const pgwire::Execute& m) {
       writer_.empty_query_response();
       co_return;
     }
+    // The Executes up to Sync form one implicit transaction (PostgreSQL's
+    // rule). An Execute whose Sync has arrived right behind it is the whole
+    // transaction: it commits on its own, as a single statement does.
+    if (session_->transaction() == TransactionState::kIdle && !session_->implicit()) {
+      std::span<const uint8_t> next = pending();
+      const bool sync_next = next.size() >= 5 && next[0] == 'S';
+      if (!sync_next) session_->begin_implicit();
+    }
     auto result = co_await execute(statement, it->second.params);
     // The session's portals may have changed while the statement ran (it
     // cannot: this coroutine is the only user), but look the portal up again
@@ -843,6 +861,16 @@ void Connection::on_close(const pgwire::Close& m) {
     session_->portals().erase(std::string(m.name));
   }
   writer_.close_complete();
+}
+
+awaitable<void> Connection::end_extended_implicit(bool failed) {
+  if (!failed && session_->transaction() == TransactionState::kIdle) {
+    if (auto committed = co_await context_.adapter.commit_pending(*session_)) {
+      spdlog::info("error {} for user {}: {}", committed->sqlstate(), session_->user(), committed->message());
+      writer_.error_response(*committed);
+    }
+  }
+  session_->end_implicit();
 }
 
 void Connection::on_sync() {

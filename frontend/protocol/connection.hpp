@@ -74,6 +74,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // or sends Terminate (other input is kept for after the stream).
   void watch_client(std::shared_ptr<RowStream> stream);
   void on_sync();
+  // At Sync, the end of the extended protocol's implicit transaction (the
+  // Executes since the last Sync): commits its writes unless one failed.
+  boost::asio::awaitable<void> end_extended_implicit(bool failed);
   void ready_for_query();
 
   // Runs a statement, on the blocking pool if it may wait.

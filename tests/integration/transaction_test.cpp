@@ -233,3 +233,52 @@ TEST_CASE("SIGKILL before COMMIT leaves none of the transaction's writes") {
   }
   std::filesystem::remove_all(dir);
 }
+
+namespace {
+
+// Sends `statements` in pipeline mode (Parse/Bind/Describe/Execute each,
+// then one Sync) and reads every result; the count of statements that
+// succeeded.
+int run_pipeline(PGconn* c, const std::vector<std::string>& statements) {
+  REQUIRE(PQenterPipelineMode(c) == 1);
+  for (const auto& sql : statements) {
+    REQUIRE(PQsendQueryParams(c, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) == 1);
+  }
+  REQUIRE(PQpipelineSync(c) == 1);
+  int ok = 0;
+  for (;;) {
+    PGresult* r = PQgetResult(c);
+    if (r == nullptr) continue;  // the end of one statement's results
+    ExecStatusType status = PQresultStatus(r);
+    PQclear(r);
+    if (status == PGRES_PIPELINE_SYNC) break;
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) ++ok;
+  }
+  REQUIRE(PQexitPipelineMode(c) == 1);
+  return ok;
+}
+
+}  // namespace
+
+TEST_CASE("the Executes up to a Sync form one implicit transaction") {
+  TandemdProcess server;
+  PGconn* c = connect(server);
+  exec_ok(c, "CREATE TABLE p (a int PRIMARY KEY)");
+  // The third statement fails: the first two are discarded with it.
+  CHECK(run_pipeline(c, {"INSERT INTO p VALUES (1)", "INSERT INTO p VALUES (2)", "SELECT 1/0",
+                         "INSERT INTO p VALUES (3)"}) == 2);
+  CHECK(value_of(c, "SELECT count(*) FROM p") == "0");
+  // All succeed: committed together, and visible to a read in the pipeline.
+  CHECK(run_pipeline(c, {"INSERT INTO p VALUES (1)", "INSERT INTO p VALUES (2)", "SELECT count(*) FROM p"}) == 3);
+  CHECK(value_of(c, "SELECT count(*) FROM p") == "2");
+  // A duplicate key fails the transaction at its Sync.
+  CHECK(run_pipeline(c, {"INSERT INTO p VALUES (3)", "INSERT INTO p VALUES (1)"}) == 2);
+  CHECK(value_of(c, "SELECT count(*) FROM p") == "2");
+  // One statement per Sync commits on its own, as before.
+  PGresult* r = PQexecParams(c, "INSERT INTO p VALUES ($1::int)", 1, nullptr, std::vector<const char*>{"4"}.data(),
+                             nullptr, nullptr, 0);
+  CHECK(PQresultStatus(r) == PGRES_COMMAND_OK);
+  PQclear(r);
+  CHECK(value_of(c, "SELECT count(*) FROM p") == "3");
+  PQfinish(c);
+}
