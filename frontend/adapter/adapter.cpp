@@ -700,7 +700,7 @@ awaitable<Result<ExecResult>> Adapter::finish_copy_in(Session& session, std::uni
   }
   builder.reset();
   if (session.in_transaction()) {
-    session.pending_writes_for_update().add(write->table, std::move(write->updates));
+    if (Status added = add_to_transaction(session, std::move(*write)); !added.is_ok()) co_return added;
     ExecResult r;
     r.tag = "COPY " + std::to_string(count);
     co_return r;

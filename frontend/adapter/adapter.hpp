@@ -216,6 +216,9 @@ class Adapter {
       Session& session, const PreparedStatement& statement, const Row& params, CancelToken& cancel);
   boost::asio::awaitable<Result<ExecResult>> write_in_transaction(Session& session, const PreparedStatement& statement,
                                                                   const Row& params, CancelToken& cancel);
+  // Adds a statement's write to the transaction's pending writes, after
+  // checking its unique keys (23505: nothing added).
+  Status add_to_transaction(Session& session, TableWrite write);
   // The first read of a transaction fixes the timestamp of the rest.
   void note_transaction_read(Session& session, const ReadTiming& timing, Timestamp ts);
 

@@ -126,6 +126,7 @@ Result<Adapter::TimedPlan> Adapter::plan_timed(const catalog::SearchPath& path, 
   SessionCatalog reader(snapshot, path, out.cluster_id);
   Coordinator* coord = coordinator_.get();
   reader.set_controller([coord] { return coord->controller_status(); });
+  reader.set_pending_writes(timing.pending_writes);
   planner::PlanContext ctx;
   ctx.allocate_id = [coord] { return coord->allocate_transient_id(); };
   // Plan at the likely timestamp; only mz_now() makes the plan depend on it.

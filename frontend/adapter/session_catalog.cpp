@@ -8,6 +8,37 @@
 
 namespace tandem::frontend {
 
+namespace {
+
+// The defining query of CREATE [MATERIALIZED] VIEW name [(columns)] AS
+// <query>, its columns renamed by the aliases.
+std::string defining_sql(const sql::Query& query, const std::vector<std::string>& columns) {
+  std::string text = sql::print(query);
+  if (columns.empty()) return text;
+  std::string aliases;
+  for (const auto& c : columns) aliases += (aliases.empty() ? "" : ", ") + sql::quote_ident(c);
+  return "SELECT * FROM (" + text + ") AS v (" + aliases + ")";
+}
+
+bool reads_pending_writes(const catalog::CatalogSnapshot& snapshot, catalog::ItemId id,
+                          const std::map<compute::GlobalId, PendingWrites::Updates>& pending, int depth) {
+  auto it = pending.find(catalog::to_compute_id(id));
+  if (it != pending.end() && !it->second.empty()) return true;
+  const catalog::Item* item = snapshot.item(id);
+  if (item == nullptr || depth > 64) return false;
+  for (catalog::ItemId dep : item->dependencies) {
+    if (reads_pending_writes(snapshot, dep, pending, depth + 1)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool reads_pending_writes(const catalog::CatalogSnapshot& snapshot, catalog::ItemId id,
+                          const std::map<compute::GlobalId, PendingWrites::Updates>& pending) {
+  return reads_pending_writes(snapshot, id, pending, 0);
+}
+
 const planner::CatalogItem* SessionCatalog::resolve(const std::vector<std::string>& name) const {
   if (name.empty() || name.size() > 3) return nullptr;
   catalog::PartialName partial;
@@ -31,19 +62,22 @@ const planner::CatalogItem* SessionCatalog::resolve(const std::vector<std::strin
         // The defining query of CREATE VIEW ... AS <query>.
         auto parsed = sql::parse_one(found->create_sql);
         if (parsed.ok()) {
-          if (auto* view = parsed->as<sql::CreateView>()) {
-            slot->view_sql = sql::print(view->query);
-            if (!view->columns.empty()) {
-              // CREATE VIEW v (x, y): the aliases rename the query's columns.
-              std::string aliases;
-              for (const auto& c : view->columns) aliases += (aliases.empty() ? "" : ", ") + sql::quote_ident(c);
-              slot->view_sql = "SELECT * FROM (" + slot->view_sql + ") AS v (" + aliases + ")";
-            }
+          if (auto* view = parsed->as<sql::CreateView>()) slot->view_sql = defining_sql(view->query, view->columns);
+        }
+        break;
+      }
+      case catalog::ItemKind::kMaterializedView: {
+        slot->kind = planner::ItemKind::kMaterializedView;
+        if (pending_ != nullptr && reads_pending_writes(*snapshot_, found->id, *pending_)) {
+          auto parsed = sql::parse_one(found->create_sql);
+          auto* mv = parsed.ok() ? parsed->as<sql::CreateMaterializedView>() : nullptr;
+          if (mv != nullptr) {
+            slot->kind = planner::ItemKind::kView;
+            slot->view_sql = defining_sql(mv->query, mv->columns);
           }
         }
         break;
       }
-      case catalog::ItemKind::kMaterializedView: slot->kind = planner::ItemKind::kMaterializedView; break;
       case catalog::ItemKind::kIndex: slot->kind = planner::ItemKind::kIndex; break;
       case catalog::ItemKind::kSource: slot->kind = planner::ItemKind::kSystemRelation; break;
     }

@@ -13,9 +13,15 @@
 
 #include "catalog/catalog_snapshot.hpp"
 #include "catalog/controller_status.hpp"
+#include "frontend/session/pending_writes.hpp"
 #include "planner/catalog_reader.hpp"
 
 namespace tandem::frontend {
+
+// Whether item `id` is a table with pending updates in `pending`, or is
+// computed (through its dependencies) from one.
+bool reads_pending_writes(const catalog::CatalogSnapshot& snapshot, catalog::ItemId id,
+                          const std::map<compute::GlobalId, PendingWrites::Updates>& pending);
 
 class SessionCatalog final : public planner::CatalogReader {
  public:
@@ -30,6 +36,11 @@ class SessionCatalog final : public planner::CatalogReader {
   // that every relation a statement reads agrees. Without it they are
   // empty: set it wherever a plan's rows are read, not only described.
   void set_controller(catalog::ControllerStatusSource source) { controller_ = std::move(source); }
+  // A read in a transaction with uncommitted writes (per table): a
+  // materialized view computed from a written table is offered as a view
+  // over its defining query, so that the read recomputes it from the
+  // tables and their pending writes (its stored contents lack them).
+  void set_pending_writes(const std::map<compute::GlobalId, PendingWrites::Updates>* pending) { pending_ = pending; }
 
   const planner::CatalogItem* resolve(const std::vector<std::string>& name) const override;
   std::vector<planner::IndexInfo> indexes_on(compute::GlobalId id) const override;
@@ -51,6 +62,7 @@ class SessionCatalog final : public planner::CatalogReader {
   std::optional<catalog::ClusterId> cluster_;
   mutable std::map<compute::GlobalId, std::unique_ptr<planner::CatalogItem>> resolved_;
   catalog::ControllerStatusSource controller_;
+  const std::map<compute::GlobalId, PendingWrites::Updates>* pending_ = nullptr;
   mutable std::shared_ptr<const catalog::ControllerStatus> controller_status_;
 };
 

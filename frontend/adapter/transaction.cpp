@@ -8,10 +8,13 @@
 //    target at the transaction's timestamp, through the pending writes (an
 //    UPDATE sees the rows the transaction inserted), and name it a read
 //    table: COMMIT fails with 40001 if another commit wrote it since.
+//    Each statement's updates are checked against the unique keys as they
+//    join (Coordinator::check_pending_keys), and again at COMMIT.
 //  * Reads see the pending writes (ReadTiming::pending_writes; the planner
-//    unions each written table with its pending updates). A read of a
-//    materialized view (or an index on one, or on a view) computed from a
-//    written table cannot, and is refused (0A000).
+//    unions each written table with its pending updates). A materialized
+//    view computed from a written table is read as a view over its
+//    defining query (SessionCatalog::set_pending_writes); anything else
+//    whose stored contents would miss the writes is refused (0A000).
 //  * DDL is refused in a block (25001), as PostgreSQL refuses statements that
 //    cannot be rolled back; in an implicit transaction it first commits the
 //    writes before it and starts a new transaction.
@@ -24,6 +27,7 @@
 #include "frontend/adapter/adapter.hpp"
 #include "frontend/adapter/await_callback.hpp"
 #include "frontend/adapter/catalog_ops.hpp"
+#include "frontend/adapter/session_catalog.hpp"
 #include "frontend/adapter/session_commit.hpp"
 #include "frontend/adapter/table_insert.hpp"
 #include "frontend/adapter/table_modify.hpp"
@@ -57,20 +61,6 @@ ExecResult command(std::string tag) {
   return r;
 }
 
-// Whether `id` (a table, or something computed from tables) reads one of
-// the written tables, directly or through its dependencies.
-bool reads_written(const catalog::CatalogSnapshot& snapshot, catalog::ItemId id,
-                   const std::map<compute::GlobalId, PendingWrites::Updates>& pending, int depth = 0) {
-  auto it = pending.find(catalog::to_compute_id(id));
-  if (it != pending.end() && !it->second.empty()) return true;
-  const catalog::Item* item = snapshot.item(id);
-  if (item == nullptr || depth > 64) return false;
-  for (catalog::ItemId dep : item->dependencies) {
-    if (reads_written(snapshot, dep, pending, depth + 1)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 Status check_reads_see_pending(const catalog::CatalogSnapshot& snapshot, const std::vector<compute::GlobalId>& inputs,
@@ -84,7 +74,7 @@ Status check_reads_see_pending(const catalog::CatalogSnapshot& snapshot, const s
       item = on;
     }
     if (item->table() != nullptr) continue;  // read through its pending writes
-    if (reads_written(snapshot, item->id, pending)) {
+    if (reads_pending_writes(snapshot, item->id, pending)) {
       return Status::error(sqlstate::kFeatureNotSupported,
                            "reading " + item->name.to_string() +
                                " in a transaction that wrote to a table it is computed from is not supported")
@@ -130,6 +120,13 @@ awaitable<std::optional<Result<ExecResult>>> Adapter::execute_in_transaction(Ses
   co_return std::nullopt;
 }
 
+Status Adapter::add_to_transaction(Session& session, TableWrite write) {
+  PendingWrites& pending = session.pending_writes_for_update();
+  TANDEM_RETURN_IF_ERROR(coordinator_->check_pending_keys(write.table, write.updates, pending.key_counts(write.table)));
+  pending.add(write.table, std::move(write.updates));
+  return Status::ok();
+}
+
 void Adapter::note_transaction_read(Session& session, const ReadTiming& timing, Timestamp ts) {
   if (session.in_transaction() && !session.transaction_ts() &&
       timing.when.kind == planner::QueryWhen::Kind::kImmediately) {
@@ -160,7 +157,7 @@ awaitable<Result<ExecResult>> Adapter::write_in_transaction(Session& session, co
     }
     if (!write.ok()) co_return write.status();
     size_t count = write->updates.size();
-    session.pending_writes_for_update().add(write->table, std::move(write->updates));
+    if (Status added = add_to_transaction(session, std::move(*write)); !added.is_ok()) co_return added;
     co_return command("INSERT 0 " + std::to_string(count));
   }
   // UPDATE, DELETE, TRUNCATE: each target read at the transaction's
@@ -181,10 +178,9 @@ awaitable<Result<ExecResult>> Adapter::write_in_transaction(Session& session, co
     affected += n;
     writes.push_back(std::move(*write));
   }
-  PendingWrites& pending = session.pending_writes_for_update();
   for (TableWrite& w : writes) {
-    pending.add_read_table(w.table);
-    pending.add(w.table, std::move(w.updates));
+    session.pending_writes_for_update().add_read_table(w.table);
+    if (Status added = add_to_transaction(session, std::move(w)); !added.is_ok()) co_return added;
   }
   const sql::Statement& s = statement.parsed->statement;
   co_return command(s.as<sql::Update>() ? "UPDATE " + std::to_string(affected)

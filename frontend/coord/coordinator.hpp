@@ -146,6 +146,16 @@ class Coordinator {
   // 23505 when a row would duplicate a unique key, and nothing is written)
   // once compute has it, on any thread (post to your own executor).
   void write(std::vector<TableWrite> writes, std::function<void(Result<Timestamp>)> done);
+  // Checks updates a transaction is about to add to its pending writes to
+  // `table` against the table's unique keys: 23505 when a key would be
+  // present twice once the transaction committed, counting the committed
+  // rows and the transaction's earlier updates, whose net key counts
+  // `pending_keys` holds (one map per constraint; extended here). Advisory
+  // (the statement gets PostgreSQL's error): COMMIT checks again against
+  // the rows committed by then. After an error the transaction fails, and
+  // `pending_keys` with it. Any thread; waits for the write lane.
+  Status check_pending_keys(compute::GlobalId table, const std::vector<std::pair<Row, Diff>>& updates,
+                            std::vector<std::unordered_map<std::string, Diff>>& pending_keys);
   // write() for a transaction whose writes were computed from `read_tables`
   // as of `read_ts`: 40001 (and nothing written) when another commit wrote
   // one of those tables at a later time. The caller holds the modification

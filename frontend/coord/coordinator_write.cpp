@@ -192,6 +192,36 @@ void Coordinator::write(std::vector<TableWrite> writes, std::function<void(Resul
   lock_and_sequence(writes, done, false);
 }
 
+Status Coordinator::check_pending_keys(compute::GlobalId table, const std::vector<std::pair<Row, Diff>>& updates,
+                                       std::vector<std::unordered_map<std::string, Diff>>& pending_keys) {
+  std::lock_guard lock(write_mutex_);
+  auto it = tables_.find(table);
+  if (it == tables_.end() || it->second.unique_keys.empty()) return Status::ok();
+  Table& t = it->second;
+  pending_keys.resize(t.unique_keys.size());
+  // Deletes before inserts, as reserve_keys applies them.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& [row, diff] : updates) {
+      if ((diff < 0) != (pass == 0)) continue;
+      for (size_t k = 0; k < t.unique_keys.size(); ++k) {
+        auto key = unique_key_of(row.ref(), t.unique_keys[k].columns);
+        if (!key) continue;
+        auto [pending, inserted] = pending_keys[k].try_emplace(*key, 0);
+        pending->second += diff;
+        Diff net = pending->second;
+        if (net == 0) pending_keys[k].erase(pending);
+        if (pass == 0) continue;
+        auto committed = t.key_counts[k].find(*key);
+        if (net + (committed == t.key_counts[k].end() ? 0 : committed->second) > 1) {
+          return Status::error(sqlstate::kUniqueViolation,
+                               "duplicate key value violates unique constraint \"" + t.unique_keys[k].name + "\"");
+        }
+      }
+    }
+  }
+  return Status::ok();
+}
+
 void Coordinator::write_validated(std::vector<TableWrite> writes, Timestamp read_ts,
                                   const std::vector<compute::GlobalId>& read_tables,
                                   std::function<void(Result<Timestamp>)> done) {

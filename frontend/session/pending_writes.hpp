@@ -11,12 +11,16 @@
 // Conflicts: UPDATE, DELETE and TRUNCATE read their target at the
 // transaction's timestamp and record it in `read_tables`; COMMIT fails with
 // 40001 (and writes nothing) if another commit wrote one of those tables
-// after that timestamp. Unique keys are checked at COMMIT, against every
-// committed row (23505, nothing written).
+// after that timestamp. Unique keys are checked as each statement adds its
+// updates (against the committed rows and the transaction's own, so the
+// statement gets the 23505) and again at COMMIT, against the rows committed
+// by then (23505, nothing written).
 //
 // Threading: owned by one session.
 
 #include <map>
+#include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -37,6 +41,11 @@ class PendingWrites {
   // the transaction's timestamp.
   void add_read_table(compute::GlobalId table);
   const std::vector<compute::GlobalId>& read_tables() const { return read_tables_; }
+  // Per written table with unique keys: the net count of each key its
+  // updates add or remove, one map per constraint
+  // (Coordinator::check_pending_keys).
+  using KeyCounts = std::vector<std::unordered_map<std::string, Diff>>;
+  KeyCounts& key_counts(compute::GlobalId table) { return key_counts_[table]; }
 
   // Per written table, its updates consolidated: each row once, with its net
   // diff, in row order; rows whose diffs cancel are gone (a table whose
@@ -51,6 +60,7 @@ class PendingWrites {
  private:
   std::map<compute::GlobalId, Updates> tables_;
   std::vector<compute::GlobalId> read_tables_;
+  std::map<compute::GlobalId, KeyCounts> key_counts_;
   bool consolidated_ = true;
 };
 

@@ -271,8 +271,8 @@ TEST_CASE("the Executes up to a Sync form one implicit transaction") {
   // All succeed: committed together, and visible to a read in the pipeline.
   CHECK(run_pipeline(c, {"INSERT INTO p VALUES (1)", "INSERT INTO p VALUES (2)", "SELECT count(*) FROM p"}) == 3);
   CHECK(value_of(c, "SELECT count(*) FROM p") == "2");
-  // A duplicate key fails the transaction at its Sync.
-  CHECK(run_pipeline(c, {"INSERT INTO p VALUES (3)", "INSERT INTO p VALUES (1)"}) == 2);
+  // A duplicate key fails the transaction.
+  CHECK(run_pipeline(c, {"INSERT INTO p VALUES (3)", "INSERT INTO p VALUES (1)"}) == 1);
   CHECK(value_of(c, "SELECT count(*) FROM p") == "2");
   // One statement per Sync commits on its own, as before.
   PGresult* r = PQexecParams(c, "INSERT INTO p VALUES ($1::int)", 1, nullptr, std::vector<const char*>{"4"}.data(),
@@ -280,5 +280,53 @@ TEST_CASE("the Executes up to a Sync form one implicit transaction") {
   CHECK(PQresultStatus(r) == PGRES_COMMAND_OK);
   PQclear(r);
   CHECK(value_of(c, "SELECT count(*) FROM p") == "3");
+  PQfinish(c);
+}
+
+namespace {
+
+// COPY t FROM STDIN with `data`; true if it succeeded.
+bool copy_in(PGconn* c, const std::string& table, const std::string& data) {
+  PGresult* r = PQexec(c, ("COPY " + table + " FROM STDIN").c_str());
+  REQUIRE(PQresultStatus(r) == PGRES_COPY_IN);
+  PQclear(r);
+  REQUIRE(PQputCopyData(c, data.data(), static_cast<int>(data.size())) == 1);
+  REQUIRE(PQputCopyEnd(c, nullptr) == 1);
+  r = PQgetResult(c);
+  bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+  PQclear(r);
+  while ((r = PQgetResult(c)) != nullptr) PQclear(r);
+  return ok;
+}
+
+}  // namespace
+
+TEST_CASE("COPY FROM inside a transaction commits with it") {
+  TandemdProcess server;
+  PGconn* c = connect(server);
+  PGconn* other = connect(server);
+  exec_ok(c, "CREATE TABLE cp (a int PRIMARY KEY, b text)");
+  exec_ok(c, "BEGIN");
+  CHECK(copy_in(c, "cp", "1\tone\n2\ttwo\n"));
+  CHECK(value_of(c, "SELECT count(*) FROM cp") == "2");
+  CHECK(value_of(other, "SELECT count(*) FROM cp") == "0");
+  exec_ok(c, "ROLLBACK");
+  CHECK(value_of(c, "SELECT count(*) FROM cp") == "0");
+  exec_ok(c, "BEGIN");
+  CHECK(copy_in(c, "cp", "1\tone\n2\ttwo\n"));
+  exec_ok(c, "UPDATE cp SET b = 'uno' WHERE a = 1");
+  CHECK(value_of(other, "SELECT count(*) FROM cp") == "0");
+  exec_ok(c, "COMMIT");
+  CHECK(value_of(other, "SELECT b FROM cp WHERE a = 1") == "uno");
+  CHECK(value_of(other, "SELECT count(*) FROM cp") == "2");
+  // A key the transaction already wrote: the COPY fails, and the block.
+  exec_ok(c, "BEGIN");
+  CHECK(copy_in(c, "cp", "3\tthree\n"));
+  CHECK_FALSE(copy_in(c, "cp", "3\tagain\n"));
+  PGresult* r = PQexec(c, "COMMIT");
+  CHECK(std::string(PQcmdStatus(r)) == "ROLLBACK");
+  PQclear(r);
+  CHECK(value_of(other, "SELECT count(*) FROM cp") == "2");
+  PQfinish(other);
   PQfinish(c);
 }
