@@ -250,6 +250,15 @@ Result<QueryBinder::FromItem> QueryBinder::bind_join(const sql::Join& join, cons
   out.columns = left.columns;
   for (const auto& c : right.columns) out.columns.push_back(c);
   Scope scope = outer;
+  // The side an outer join NULL-extends has nullable columns above the join
+  // (the ON condition still sees them as they are).
+  auto outer_scope = out.columns;
+  for (size_t i = 0; i < out.columns.size(); ++i) {
+    bool right_side = i >= lw;
+    bool extended = right_side ? (kind == hir::JoinKind::kLeft || kind == hir::JoinKind::kFull)
+                               : (kind == hir::JoinKind::kRight || kind == hir::JoinKind::kFull);
+    if (extended) outer_scope[i].type.nullable = true;
+  }
   for (const auto& c : out.columns) scope.columns.push_back(c);
 
   std::vector<std::string> using_cols = join.using_columns;
@@ -307,6 +316,7 @@ Result<QueryBinder::FromItem> QueryBinder::bind_join(const sql::Join& join, cons
     TANDEM_ASSIGN_OR_RETURN(on, binder.bind_condition(*join.on, "JOIN/ON"));
   }
   out.rel = cross(std::move(left.rel), std::move(right.rel), std::move(on), kind);
+  out.columns = std::move(outer_scope);
   if (!merged.empty()) {
     size_t base = out.columns.size();
     size_t count = merged.size();

@@ -366,6 +366,9 @@ Result<BoundQuery> QueryBinder::bind_select(const sql::Select& select, const Sco
   }
   size_t visible = exprs.size();
   bool distinct = select.distinct == sql::Select::Distinct::kDistinct;
+  if (distinct && visible == 0) {
+    return at_pos(Status::error(sqlstate::kSyntaxError, "SELECT DISTINCT must have at least one column"), select.pos);
+  }
   if (query) {
     for (const auto& item : query->order_by) {
       Status error;
