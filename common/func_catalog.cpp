@@ -58,6 +58,24 @@ struct Catalog {
       prefix("+", a.t, a.t, UnaryFunc::kCast, K::kIdentity);
       fn("abs", {a.t}, a.t, a.abs);
     }
+    // real with double precision, either way round: computed in double
+    // precision (and preferred over real's own operators when the other
+    // operand needs a cast, as PostgreSQL's float48/float84 operators are).
+    for (auto [l, r] : {std::pair{T::kFloat4, T::kFloat8}, std::pair{T::kFloat8, T::kFloat4}}) {
+      auto wide = [&](std::string_view n, T result, BinaryFunc f) {
+        ops.push_back({n, {l, r}, result, K::kBinary, static_cast<uint16_t>(f), T::kFloat8});
+      };
+      wide("+", T::kFloat8, BinaryFunc::kAddFloat8);
+      wide("-", T::kFloat8, BinaryFunc::kSubFloat8);
+      wide("*", T::kFloat8, BinaryFunc::kMulFloat8);
+      wide("/", T::kFloat8, BinaryFunc::kDivFloat8);
+      wide("=", T::kBool, BinaryFunc::kEq);
+      wide("<>", T::kBool, BinaryFunc::kNotEq);
+      wide("<", T::kBool, BinaryFunc::kLt);
+      wide("<=", T::kBool, BinaryFunc::kLte);
+      wide(">", T::kBool, BinaryFunc::kGt);
+      wide(">=", T::kBool, BinaryFunc::kGte);
+    }
     op("%", {T::kInt2, T::kInt2}, T::kInt2, BinaryFunc::kModInt2);
     op("%", {T::kInt4, T::kInt4}, T::kInt4, BinaryFunc::kModInt4);
     op("%", {T::kInt8, T::kInt8}, T::kInt8, BinaryFunc::kModInt8);

@@ -19,6 +19,10 @@ struct FuncSig {
   TypeId result;
   Kind kind;
   uint16_t func;  // UnaryFunc/BinaryFunc/VariadicFunc by kind
+  // When set, every argument is widened to this type before the call: a
+  // cross-type operator (PostgreSQL's float48mul: real * double precision)
+  // computed by the wider type's function.
+  TypeId operand = TypeId::kUnknown;
 };
 
 // Signatures for `name` with `nargs` arguments; operators and functions are

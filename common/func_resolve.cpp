@@ -143,7 +143,8 @@ bool any_nullable(const std::vector<ScalarExpr>& args) {
 
 Result<ScalarExpr> build_call(const FuncSig& sig, std::vector<ScalarExpr> args) {
   for (size_t i = 0; i < args.size(); ++i) {
-    TANDEM_ASSIGN_OR_RETURN(args[i], make_cast(std::move(args[i]), ColumnType{sig.args[i]}, CastContext::kImplicit));
+    const TypeId to = sig.operand != TypeId::kUnknown ? sig.operand : sig.args[i];
+    TANDEM_ASSIGN_OR_RETURN(args[i], make_cast(std::move(args[i]), ColumnType{to}, CastContext::kImplicit));
   }
   ColumnType out{sig.result};
   out.nullable = any_nullable(args) || sig.kind == FuncSig::Kind::kVariadic;
