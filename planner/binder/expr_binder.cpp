@@ -392,7 +392,12 @@ Result<ScalarExpr> ExprBinder::bind_cast(const sql::Cast& cast) {
     return make_array({}, array_element_type(type.id));  // ARRAY[]::int[]
   }
   TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, bind(*cast.expr));
-  return make_cast(std::move(e), type, CastContext::kExplicit);
+  const bool constant = e.is_literal();
+  auto cast_to = make_cast(std::move(e), type, CastContext::kExplicit);
+  // A constant that does not convert is reported where it is written
+  // (PostgreSQL points at the literal, not at the cast).
+  if (!cast_to.ok() && constant) return at(cast_to.status(), *cast.expr);
+  return cast_to;
 }
 
 Result<ScalarExpr> ExprBinder::bind_call(const sql::FunctionCall& call, const sql::Expr& expr) {
