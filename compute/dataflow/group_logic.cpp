@@ -215,23 +215,43 @@ class ReduceLogic final : public GroupLogic {
   std::vector<Datum> datums_;
 };
 
+// Distinct and Threshold count a group as a whole: its members are one
+// value, possibly in several display forms (KeyByOp's keep_display), whose
+// counts may cancel across forms (l - r where r holds the value in another
+// form).
+Diff group_total(const GroupContents& group) {
+  Diff total = 0;
+  for (const auto& [val, mult] : group) total += mult;
+  return total;
+}
+
 class DistinctLogic final : public GroupLogic {
  public:
   void apply(RowRef key, const GroupContents& group, GroupResult* out) override {
-    if (has_negative(group)) {
+    const Diff total = group_total(group);
+    if (total < 0) {
       out->errs.emplace_back(error_row(negative_multiplicity()), 1);
       return;
     }
-    out->oks.emplace_back(Row(std::string(display_form(key, group))), 1);
+    if (total > 0) out->oks.emplace_back(Row(std::string(display_form(key, group))), 1);
   }
 };
 
+// max(total, 0) copies, drawn from the members present in order, each at
+// most as often as it is present: the output is a sub-multiset of the
+// input's positive part, so `l - threshold(l - r)` (INTERSECT ALL) cancels
+// exactly, form by form.
 class ThresholdLogic final : public GroupLogic {
  public:
   void apply(RowRef key, const GroupContents& group, GroupResult* out) override {
-    Diff total = 0;
-    for (const auto& [val, mult] : group) total += mult;
-    if (total > 0) out->oks.emplace_back(Row(std::string(display_form(key, group))), total);
+    Diff left = group_total(group);
+    for (const auto& [val, mult] : group) {
+      if (left <= 0) break;
+      if (mult <= 0) continue;
+      const Diff take = std::min(mult, left);
+      out->oks.emplace_back(Row(std::string(val.empty() ? key.bytes() : val)), take);
+      left -= take;
+    }
   }
 };
 

@@ -167,8 +167,15 @@ std::string ExprBinder::column_name(const sql::Expr& expr) {
   if (auto* c = expr.as<sql::ColumnRef>()) return c->names.back();
   if (auto* f = expr.as<sql::FunctionCall>()) return f->name.back();
   if (auto* c = expr.as<sql::Cast>()) {
-    std::string inner = column_name(*c->expr);
-    if (inner != "?column?") return inner;
+    // PostgreSQL's FigureColname: a cast keeps a strong inner name (a
+    // column's, a function's) but replaces a weak one (another cast's type).
+    // A name is weak when it is only a type's (a cast of something
+    // nameless, a typed literal), CASE's or a boolean literal's.
+    const sql::Expr* arg = c->expr.get();
+    while (auto* nested = arg->as<sql::Cast>()) arg = nested->expr.get();
+    bool weak = arg->as<sql::TypedLiteral>() || arg->as<sql::Case>() || arg->as<sql::BoolLiteral>();
+    std::string inner = column_name(*arg);
+    if (inner != "?column?" && !weak) return inner;
     auto t = resolve_type(c->type);
     return t.ok() ? std::string(internal_type_name(t->id)) : c->type.name.back();
   }
