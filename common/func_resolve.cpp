@@ -7,6 +7,7 @@
 
 #include "common/array_resolve.hpp"
 #include "common/func_catalog.hpp"
+#include "common/pg_builtin_functions.hpp"
 #include "common/sqlstate.hpp"
 
 namespace tandem {
@@ -318,6 +319,9 @@ Result<ScalarExpr> resolve_function(std::string_view raw_name, std::vector<Scala
                            "function " + name + "(" + type_list(args) + ") is not unique")
           .with_hint("Could not choose a best candidate function. You might need to add explicit type casts.");
     case Pick::kNone: break;
+  }
+  if (!function_exists(name) && is_postgres_builtin_function(name)) {
+    return Status::error(sqlstate::kFeatureNotSupported, "function " + name + " is not supported yet");
   }
   return no_function(name, args);
 }
