@@ -43,7 +43,7 @@ const char* statement_kind(const sql::Statement& s) {
       "CREATE TABLE", "CREATE VIEW", "CREATE MATERIALIZED VIEW", "CREATE INDEX", "CREATE CLUSTER",
       "CREATE CLUSTER REPLICA", "CREATE SCHEMA", "DROP", "ALTER ... RENAME", "ALTER SYSTEM SET",
       "ALTER SYSTEM RESET", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "COPY", "SUBSCRIBE", "DECLARE", "FETCH",
-      "CLOSE", "PREPARE", "EXECUTE", "DEALLOCATE", "SHOW OBJECTS", "SHOW COLUMNS", "SHOW CREATE", "EXPLAIN",
+      "CLOSE", "PREPARE", "EXECUTE", "DEALLOCATE", "SAVEPOINT", "SHOW OBJECTS", "SHOW COLUMNS", "SHOW CREATE", "EXPLAIN",
       "UNSUPPORTED"};
   static_assert(std::size(kNames) == std::variant_size_v<sql::Statement::Node>);
   return kNames[s.node.index()];
@@ -285,7 +285,9 @@ Result<std::vector<sql::ParsedStatement>> Adapter::parse(std::string_view text) 
 }
 
 bool Adapter::ends_transaction(const sql::ParsedStatement& statement) {
-  return statement.statement.as<sql::Commit>() != nullptr || statement.statement.as<sql::Rollback>() != nullptr;
+  auto* savepoint = statement.statement.as<sql::Savepoint>();
+  return statement.statement.as<sql::Commit>() != nullptr || statement.statement.as<sql::Rollback>() != nullptr ||
+         (savepoint != nullptr && savepoint->kind == sql::Savepoint::Kind::kRollbackTo);
 }
 
 Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& session,

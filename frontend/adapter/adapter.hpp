@@ -97,7 +97,7 @@ class Adapter {
                                                        CancelToken& cancel);
   boost::asio::awaitable<Result<ExecResult>> finish_copy_in(Session& session, std::unique_ptr<CopyInBuilder> builder);
 
-  // COMMIT, ROLLBACK and friends: the statements a failed transaction accepts.
+  // COMMIT, ROLLBACK and ROLLBACK TO: the statements a failed transaction accepts.
   static bool ends_transaction(const sql::ParsedStatement& statement);
 
   // Commits the session's pending writes (COMMIT, the end of an implicit

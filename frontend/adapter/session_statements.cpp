@@ -1,7 +1,12 @@
 #include "frontend/adapter/session_statements.hpp"
 
+#include <algorithm>
+
 namespace tandem::frontend {
 namespace {
+
+// invalid_savepoint_specification (class 3B), used only here.
+constexpr const char* kInvalidSavepointSpecification = "3B001";
 
 ColumnType text_type() { return ColumnType{TypeId::kText, -1, true}; }
 
@@ -88,6 +93,39 @@ std::string normalized_isolation(const std::string& level) {
   return *probe.get("transaction_isolation");
 }
 
+// SAVEPOINT, RELEASE and ROLLBACK TO over the block's pending writes: a
+// savepoint copies them; ROLLBACK TO restores the copy (and recovers a
+// failed block), keeping the savepoint; RELEASE forgets the savepoint and
+// those defined after it. Cursors and the transaction's timestamp are not
+// rolled back.
+Result<ExecResult> savepoint(Session& session, const sql::Savepoint& s) {
+  const char* verb = s.kind == sql::Savepoint::Kind::kDefine    ? "SAVEPOINT"
+                     : s.kind == sql::Savepoint::Kind::kRelease ? "RELEASE SAVEPOINT"
+                                                                : "ROLLBACK TO SAVEPOINT";
+  if (session.transaction() == TransactionState::kIdle) {
+    return Status::error(sqlstate::kNoActiveSqlTransaction,
+                         std::string(verb) + " can only be used in transaction blocks");
+  }
+  auto& savepoints = session.savepoints();
+  if (s.kind == sql::Savepoint::Kind::kDefine) {
+    const PendingWrites* pending = session.pending_writes();
+    savepoints.push_back({s.name, pending ? std::make_unique<PendingWrites>(*pending) : nullptr});
+    return command("SAVEPOINT");
+  }
+  auto it = std::find_if(savepoints.rbegin(), savepoints.rend(), [&](const auto& p) { return p.name == s.name; });
+  if (it == savepoints.rend()) {
+    return Status::error(kInvalidSavepointSpecification, "savepoint \"" + s.name + "\" does not exist");
+  }
+  size_t index = static_cast<size_t>(savepoints.rend() - it) - 1;
+  if (s.kind == sql::Savepoint::Kind::kRelease) {
+    savepoints.erase(savepoints.begin() + static_cast<std::ptrdiff_t>(index), savepoints.end());
+    return command("RELEASE");
+  }
+  savepoints.erase(savepoints.begin() + static_cast<std::ptrdiff_t>(index) + 1, savepoints.end());
+  session.restore_pending_writes(savepoints[index].pending.get());
+  return command("ROLLBACK");
+}
+
 }  // namespace
 
 std::optional<Result<ExecResult>> execute_session_statement(Session& session, const sql::Statement& statement) {
@@ -140,6 +178,7 @@ std::optional<Result<ExecResult>> execute_session_statement(Session& session, co
     }
     return command("SET");
   }
+  if (auto* s = statement.as<sql::Savepoint>()) return savepoint(session, *s);
   if (auto* s = statement.as<sql::Discard>()) {
     if (s->target == sql::Discard::Target::kAll) {
       if (session.transaction() != TransactionState::kIdle) {
@@ -171,7 +210,7 @@ std::optional<std::vector<ResultColumn>> describe_session_statement(const sql::S
   }
   if (statement.as<sql::SetVariable>() || statement.as<sql::ResetVariable>() ||
       statement.as<sql::StartTransaction>() || statement.as<sql::Commit>() || statement.as<sql::Rollback>() ||
-      statement.as<sql::SetTransaction>() || statement.as<sql::Discard>()) {
+      statement.as<sql::SetTransaction>() || statement.as<sql::Discard>() || statement.as<sql::Savepoint>()) {
     return std::vector<ResultColumn>{};
   }
   return std::nullopt;

@@ -112,7 +112,7 @@ awaitable<std::optional<Result<ExecResult>>> Adapter::execute_in_transaction(Ses
     session.set_transaction(TransactionState::kIdle);
     co_return std::nullopt;
   }
-  if ((statement.subscribe || statement.declared) && session.pending_writes()) {
+  if ((statement.subscribe || (statement.declared && statement.declared->subscribe)) && session.pending_writes()) {
     co_return Result<ExecResult>(Status::error(
         sqlstate::kFeatureNotSupported, "SUBSCRIBE in a transaction with uncommitted writes is not supported"));
   }

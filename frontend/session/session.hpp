@@ -52,7 +52,22 @@ class Session {
       transaction_hold_.reset();
       transaction_isolation_.reset();
       cursors_.clear();
+      savepoints_.clear();
     }
+  }
+
+  // Savepoints of the block, oldest first: each keeps a copy of the pending
+  // writes as they were when it was defined (null: none).
+  struct Savepoint {
+    std::string name;
+    std::unique_ptr<PendingWrites> pending;
+  };
+  std::vector<Savepoint>& savepoints() { return savepoints_; }
+  // ROLLBACK TO: the block's pending writes become `pending`'s copy, and a
+  // failed block is in progress again.
+  void restore_pending_writes(const PendingWrites* pending) {
+    transaction_ = TransactionState::kInBlock;
+    pending_ = pending ? std::make_unique<PendingWrites>(*pending) : nullptr;
   }
 
   // The implicit transaction of a multi-statement Query message (PostgreSQL's
@@ -138,6 +153,7 @@ class Session {
   std::optional<std::string> transaction_isolation_;
   bool implicit_ = false;
   std::unique_ptr<PendingWrites> pending_;
+  std::vector<Savepoint> savepoints_;
   std::map<std::string, std::shared_ptr<const PreparedStatement>, std::less<>> statements_;
   std::map<std::string, Portal, std::less<>> portals_;
   std::map<std::string, Cursor, std::less<>> cursors_;

@@ -89,6 +89,14 @@ struct Execute {
   std::vector<Expr> params;
   bool operator==(const Execute&) const = default;
 };
+// SAVEPOINT name / RELEASE [SAVEPOINT] name /
+// ROLLBACK [WORK|TRANSACTION] TO [SAVEPOINT] name.
+struct Savepoint {
+  enum class Kind : uint8_t { kDefine, kRelease, kRollbackTo };
+  Kind kind = Kind::kDefine;
+  std::string name;
+  bool operator==(const Savepoint&) const = default;
+};
 // DEALLOCATE [PREPARE] name | ALL.
 struct Deallocate {
   std::string name;

@@ -56,7 +56,7 @@ struct Statement {
       // DML
       Insert, Update, Delete, Truncate, Copy, Subscribe,
       // cursors and prepared statements
-      Declare, Fetch, Close, Prepare, Execute, Deallocate,
+      Declare, Fetch, Close, Prepare, Execute, Deallocate, Savepoint,
       // introspection
       ShowObjects, ShowColumns, ShowCreate, Explain, Unsupported>;
   Node node;

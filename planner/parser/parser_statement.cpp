@@ -24,7 +24,7 @@ std::string upper(std::string s) {
 constexpr const char* kUnsupportedLeaders[] = {
     "grant", "revoke", "vacuum", "analyze", "analyse", "reindex", "listen", "notify",
     "unlisten", "lock", "cluster", "checkpoint", "comment", "security", "load", "import",
-    "call", "do", "merge", "pragma", "attach", "detach", "savepoint", "release", "move",
+    "call", "do", "merge", "pragma", "attach", "detach", "move",
     "refresh", "reassign", "validate", "raise", "replace", "upsert",
 };
 
@@ -59,7 +59,11 @@ Result<Statement> Parser::parse_statement() {
   if (w == "rollback" || w == "abort") {
     advance();
     if (!accept_word("transaction")) accept_word("work");
-    if (peek_word("to")) return unsupported("ROLLBACK TO SAVEPOINT", pos);
+    if (accept_word("to")) {
+      accept_word("savepoint");
+      TANDEM_ASSIGN_OR_RETURN(std::string name, parse_identifier());
+      return make_stmt(pos, Savepoint{Savepoint::Kind::kRollbackTo, std::move(name)});
+    }
     if (peek_word("and")) return unsupported(upper(w) + " AND CHAIN", pos);
     return make_stmt(pos, Rollback{});
   }
@@ -86,6 +90,13 @@ Result<Statement> Parser::parse_statement() {
   if (w == "prepare") return parse_prepare();
   if (w == "execute") return parse_execute();
   if (w == "deallocate") return parse_deallocate();
+  if (w == "savepoint" || w == "release") {
+    advance();
+    if (w == "release") accept_word("savepoint");
+    TANDEM_ASSIGN_OR_RETURN(std::string name, parse_identifier());
+    return make_stmt(pos, Savepoint{w == "release" ? Savepoint::Kind::kRelease : Savepoint::Kind::kDefine,
+                                    std::move(name)});
+  }
   if (w == "discard") return parse_discard();
   for (const char* leader : kUnsupportedLeaders) {
     if (w == leader) return unsupported(w == "replace" ? "REPLACE INTO" : upper(w), pos);

@@ -88,8 +88,6 @@ TEST_CASE("statements: unsupported kinds are not syntax errors", "[parser][state
       {"REPLACE INTO t VALUES (1)", "REPLACE INTO"},
       {"DROP TRIGGER t1", "DROP TRIGGER"},
       {"DROP SOURCE s", "DROP SOURCE"},
-      {"SAVEPOINT s", "SAVEPOINT"},
-      {"ROLLBACK TO SAVEPOINT s", "ROLLBACK TO SAVEPOINT"},
       {"INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING", "INSERT ... ON CONFLICT"},
       {"UPDATE t SET a = 1 FROM u", "UPDATE ... FROM"},
       {"CREATE TABLE t (a int CHECK (a > 0))", "CHECK column option"},

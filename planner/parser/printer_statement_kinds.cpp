@@ -330,6 +330,11 @@ void Printer::statement(const Statement& stmt) {
           *this << "DEALLOCATE ";
           if (n.all) *this << "ALL";
           else ident(n.name);
+        } else if constexpr (std::is_same_v<T, Savepoint>) {
+          *this << (n.kind == Savepoint::Kind::kDefine    ? "SAVEPOINT "
+                    : n.kind == Savepoint::Kind::kRelease ? "RELEASE SAVEPOINT "
+                                                          : "ROLLBACK TO SAVEPOINT ");
+          ident(n.name);
         } else if constexpr (std::is_same_v<T, ShowObjects>) {
           *this << "SHOW " << show_kind(n.kind);
           if (n.from) {

@@ -330,3 +330,43 @@ TEST_CASE("COPY FROM inside a transaction commits with it") {
   PQfinish(other);
   PQfinish(c);
 }
+
+TEST_CASE("SQL prepared statements share the protocol's namespace") {
+  TandemdProcess server;
+  PGconn* c = connect(server);
+  exec_ok(c, "CREATE TABLE ps (a int, b text)");
+  exec_ok(c, "INSERT INTO ps VALUES (1, 'one'), (2, 'two')");
+  // PREPARE in SQL, Bind/Execute through the protocol.
+  exec_ok(c, "PREPARE byid (int) AS SELECT b FROM ps WHERE a = $1");
+  const char* two[] = {"2"};
+  PGresult* r = PQexecPrepared(c, "byid", 1, two, nullptr, nullptr, 0);
+  REQUIRE(PQresultStatus(r) == PGRES_TUPLES_OK);
+  CHECK(std::string(PQgetvalue(r, 0, 0)) == "two");
+  PQclear(r);
+  // EXECUTE through the protocol: described with the statement's columns.
+  r = PQprepare(c, "ex", "EXECUTE byid (1)", 0, nullptr);
+  REQUIRE(PQresultStatus(r) == PGRES_COMMAND_OK);
+  PQclear(r);
+  r = PQdescribePrepared(c, "ex");
+  REQUIRE(PQresultStatus(r) == PGRES_COMMAND_OK);
+  CHECK(PQnfields(r) == 1);
+  CHECK(std::string(PQfname(r, 0)) == "b");
+  PQclear(r);
+  r = PQexecPrepared(c, "ex", 0, nullptr, nullptr, nullptr, 0);
+  REQUIRE(PQresultStatus(r) == PGRES_TUPLES_OK);
+  CHECK(std::string(PQgetvalue(r, 0, 0)) == "one");
+  PQclear(r);
+  // Parse in the protocol, DEALLOCATE in SQL (as psycopg does).
+  r = PQprepare(c, "proto", "SELECT count(*) FROM ps", 0, nullptr);
+  REQUIRE(PQresultStatus(r) == PGRES_COMMAND_OK);
+  PQclear(r);
+  exec_ok(c, "DEALLOCATE proto");
+  r = PQexecPrepared(c, "proto", 0, nullptr, nullptr, nullptr, 0);
+  CHECK(std::string(PQresultErrorField(r, PG_DIAG_SQLSTATE)) == "26000");
+  PQclear(r);
+  exec_ok(c, "DEALLOCATE ALL");
+  r = PQexecPrepared(c, "byid", 1, two, nullptr, nullptr, 0);
+  CHECK(std::string(PQresultErrorField(r, PG_DIAG_SQLSTATE)) == "26000");
+  PQclear(r);
+  PQfinish(c);
+}
