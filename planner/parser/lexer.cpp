@@ -1,5 +1,6 @@
 #include "planner/parser/lexer.hpp"
 
+#include <cctype>
 #include <string>
 
 #include "common/sqlstate.hpp"
@@ -146,6 +147,11 @@ class Lexer {
       t.kind = TokenKind::kString;
       return lex_escape_string(t, start);
     }
+    if ((c == 'u' || c == 'U') && i_ + 2 < s_.size() && s_[i_ + 1] == '&' && s_[i_ + 2] == '\'') {
+      i_ += 3;  // U&'...': a string with Unicode escapes
+      t.kind = TokenKind::kString;
+      return lex_unicode_string(t, start);
+    }
     if ((c == 'n' || c == 'N') && i_ + 1 < s_.size() && s_[i_ + 1] == '\'') {
       i_ += 2;  // N'...': national character literal, same as a plain string
       t.kind = TokenKind::kString;
@@ -264,6 +270,63 @@ class Lexer {
         t.text += ch;
       }
     }
+  }
+
+  // U&'...' [UESCAPE 'c']: the body as a plain string, then the escapes
+  // cXXXX and c+XXXXXX (code points) and cc (the escape character itself),
+  // with c = '\\' unless UESCAPE names another.
+  Status lex_unicode_string(Token& t, size_t start) {
+    std::string raw;
+    {
+      Token body;
+      TANDEM_RETURN_IF_ERROR(lex_plain_string(body, start));
+      raw = std::move(body.text);
+    }
+    char escape = '\\';
+    size_t after = i_;
+    size_t j = i_;
+    while (j < s_.size() && std::isspace(static_cast<unsigned char>(s_[j]))) ++j;
+    if (s_.size() - j >= 7 && (s_.substr(j, 7) == "UESCAPE" || s_.substr(j, 7) == "uescape")) {
+      size_t k = j + 7;
+      while (k < s_.size() && std::isspace(static_cast<unsigned char>(s_[k]))) ++k;
+      if (k + 2 < s_.size() && s_[k] == '\'' && s_[k + 2] == '\'') {
+        escape = s_[k + 1];
+        after = k + 3;
+      } else {
+        return error("invalid Unicode escape character", k);
+      }
+    }
+    i_ = after;
+    for (size_t n = 0; n < raw.size();) {
+      if (raw[n] != escape) {
+        t.text += raw[n++];
+        continue;
+      }
+      if (n + 1 < raw.size() && raw[n + 1] == escape) {
+        t.text += escape;
+        n += 2;
+        continue;
+      }
+      const bool plus = n + 1 < raw.size() && raw[n + 1] == '+';
+      const size_t digits = plus ? 6 : 4;
+      const size_t first = n + (plus ? 2 : 1);
+      uint32_t v = 0;
+      for (size_t d = 0; d < digits; ++d) {
+        if (first + d >= raw.size() || hex_value(raw[first + d]) < 0) {
+          return Status::error(sqlstate::kInvalidEscapeSequence, "invalid Unicode escape")
+              .with_hint("Unicode escapes must be \\XXXX or \\+XXXXXX.")
+              .with_position(char_position(s_, static_cast<uint32_t>(start)));
+        }
+        v = v * 16 + static_cast<uint32_t>(hex_value(raw[first + d]));
+      }
+      if (v == 0 || v > 0x10FFFF) {
+        return Status::error(sqlstate::kInvalidEscapeSequence, "invalid Unicode escape value")
+            .with_position(char_position(s_, static_cast<uint32_t>(start)));
+      }
+      append_utf8(t.text, v);
+      n = first + digits;
+    }
+    return Status::ok();
   }
 
   Status lex_escape_string(Token& t, size_t start) {

@@ -125,3 +125,14 @@ TEST_CASE("keywords: tables are sorted and classify words", "[parser][lexer]") {
   CHECK(ident_needs_quotes("a b"));
   CHECK_FALSE(ident_needs_quotes("foo_1"));
 }
+
+TEST_CASE("lexer: U& strings with Unicode escapes", "[parser][lexer]") {
+  CHECK(texts("U&'d\\0061t\\+000061'") == std::vector<std::string>{"data"});
+  CHECK(texts("u&'d!0061t!+000061' UESCAPE '!' x") == std::vector<std::string>{"data", "x"});
+  CHECK(texts("U&'a\\\\b\\00e9'") == std::vector<std::string>{"a\\b\xc3\xa9"});
+  CHECK(lex_ok("U&'x'")[0].kind == TokenKind::kString);
+  auto bad = lex("U&'\\00'");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().sqlstate() == "22025");
+  CHECK_FALSE(lex("U&'\\0000'").ok());
+}
