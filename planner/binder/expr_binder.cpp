@@ -533,7 +533,7 @@ Result<ScalarExpr> ExprBinder::bind_in_list(const sql::InList& in) {
     items.push_back(std::move(item));
   }
   auto common = unify_types(types, "IN");
-  std::optional<ScalarExpr> out;
+  std::vector<ScalarExpr> terms;
   for (auto& item : items) {
     ScalarExpr lhs = x;
     if (common.ok() && common->id != TypeId::kUnknown) {
@@ -541,14 +541,21 @@ Result<ScalarExpr> ExprBinder::bind_in_list(const sql::InList& in) {
       TANDEM_ASSIGN_OR_RETURN(item, make_cast(std::move(item), *common, CastContext::kImplicit));
     }
     TANDEM_ASSIGN_OR_RETURN(ScalarExpr eq, operator_call("=", {std::move(lhs), std::move(item)}));
-    if (!out) {
-      out = std::move(eq);
-    } else {
-      TANDEM_ASSIGN_OR_RETURN(out, operator_call("OR", {std::move(*out), std::move(eq)}));
-    }
+    terms.push_back(std::move(eq));
   }
-  if (in.negated) return operator_call("NOT", {std::move(*out)});
-  return std::move(*out);
+  // The ORs form a balanced tree: a list of thousands of values nests only
+  // a dozen levels deep for the passes that recurse over it.
+  while (terms.size() > 1) {
+    std::vector<ScalarExpr> next;
+    for (size_t i = 0; i + 1 < terms.size(); i += 2) {
+      TANDEM_ASSIGN_OR_RETURN(ScalarExpr either, operator_call("OR", {std::move(terms[i]), std::move(terms[i + 1])}));
+      next.push_back(std::move(either));
+    }
+    if (terms.size() % 2 == 1) next.push_back(std::move(terms.back()));
+    terms = std::move(next);
+  }
+  if (in.negated) return operator_call("NOT", {std::move(terms.front())});
+  return std::move(terms.front());
 }
 
 Result<ScalarExpr> ExprBinder::bind_like(const sql::Like& like) {

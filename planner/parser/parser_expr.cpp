@@ -10,6 +10,7 @@
 // (-2) ^ 2, `- 2::int` is -(2::int), `NOT a = b` is NOT (a = b), and
 // `x IS NULL = false` is (x IS NULL) = false, as in PostgreSQL.
 
+#include "planner/parser/lexer.hpp"
 #include "planner/parser/parser_impl.hpp"
 
 namespace tandem::sql {
@@ -79,7 +80,20 @@ Result<Expr> Parser::parse_expr(int min_bp) {
     TANDEM_ASSIGN_OR_RETURN(left, parse_primary());
   }
 
+  // Each turn of this loop wraps `left` once more.
+  struct ChainHeight {
+    Parser* parser;
+    int turns = 0;
+    ~ChainHeight() { parser->chain_height_ -= turns; }
+  } chain{this};
   while (true) {
+    if (chain_height_ + depth_ > kMaxExprHeight) {
+      return Status::error(sqlstate::kProgramLimitExceeded, "expression is too deeply nested")
+          .with_detail("Expressions may nest at most " + std::to_string(kMaxExprHeight) + " levels deep.")
+          .with_position(char_position(text_, peek().offset));
+    }
+    ++chain.turns;
+    ++chain_height_;
     const Token& t = peek();
     SourcePos op_pos{t.offset};
     if (t.kind == TokenKind::kOp) {

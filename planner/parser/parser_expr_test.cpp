@@ -1,6 +1,7 @@
 // Expression parsing: precedence (PostgreSQL's table 4.2), node shapes and
 // the desugaring of special forms. The printer parenthesizes every compound
-// expression, so print() shows the tree.
+// expression (a left-deep chain of one left-associative operator as one
+// group), so print() shows the tree.
 
 #include <catch2/catch.hpp>
 
@@ -30,7 +31,15 @@ Expr expr_ok(std::string_view sql) {
 TEST_CASE("expr: arithmetic precedence and associativity", "[parser][expr]") {
   CHECK(tree("1 + 2 * 3") == "(1 + (2 * 3))");
   CHECK(tree("1 * 2 + 3") == "((1 * 2) + 3)");
-  CHECK(tree("1 - 2 - 3") == "((1 - 2) - 3)");
+  CHECK(tree("1 - 2 - 3") == "(1 - 2 - 3)");  // a chain of one operator prints flat
+  CHECK(tree("1 - (2 - 3)") == "(1 - (2 - 3))");
+  {
+    Expr chain = expr_ok("1 - 2 - 3");
+    const BinaryOp* top = chain.as<BinaryOp>();
+    REQUIRE(top != nullptr);
+    CHECK(top->left->as<BinaryOp>() != nullptr);  // ((1 - 2) - 3)
+    CHECK(top->right->as<NumberLiteral>() != nullptr);
+  }
   CHECK(tree("2 ^ 3 ^ 2") == "((2 ^ 3) ^ 2)");
   CHECK(tree("a % b * c / d") == "(((a % b) * c) / d)");
   CHECK(tree("(1 + 2) * 3") == "((1 + 2) * 3)");

@@ -176,6 +176,16 @@ class Parser {
   size_t end_;
   int depth_ = 0;
   uintptr_t stack_base_;
+
+ public:
+  // Expressions nest at most this deep. Operator chains (`1 + 1 + ...`)
+  // are parsed in a loop, not by recursion, so the stack budget above does
+  // not bound them; every later pass (binding, planning, evaluation,
+  // printing) recurses over the tree, so its height is bounded here.
+  static constexpr int kMaxExprHeight = 1000;
+  // Height of the operator chains being built by the parse_expr calls on
+  // the stack (each wraps its left operand once per operator).
+  int chain_height_ = 0;
 };
 
 // RAII for Parser::enter/leave.

@@ -1,6 +1,8 @@
 // Printer: expressions, type names, identifiers and strings.
 
 #include <cctype>
+#include <set>
+#include <vector>
 
 #include "planner/parser/keywords.hpp"
 #include "planner/parser/printer.hpp"
@@ -258,12 +260,26 @@ void Printer::expr(const Expr& e) {
           expr(*n.operand);
           out_ += ')';
         } else if constexpr (std::is_same_v<T, BinaryOp>) {
+          // A left-deep chain of one left-associative operator prints flat,
+          // `(a + b + c)`, which reparses to the same tree without nesting
+          // (a long chain printed nested would not reparse).
+          static const std::set<std::string> kLeftAssociative = {"+", "-", "*", "/", "%", "||", "and", "or"};
+          std::vector<const BinaryOp*> spine{&n};
+          if (kLeftAssociative.count(n.op) != 0) {
+            while (auto* l = spine.back()->left->template as<BinaryOp>()) {
+              if (l->op != n.op) break;
+              spine.push_back(l);
+            }
+          }
+          const std::string op = n.op == "and" ? "AND" : n.op == "or" ? "OR" : n.op;
           out_ += '(';
-          expr(*n.left);
-          out_ += ' ';
-          out_ += n.op == "and" ? "AND" : n.op == "or" ? "OR" : n.op;
-          out_ += ' ';
-          expr(*n.right);
+          expr(*spine.back()->left);
+          for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
+            out_ += ' ';
+            out_ += op;
+            out_ += ' ';
+            expr(*(*it)->right);
+          }
           out_ += ')';
         } else if constexpr (std::is_same_v<T, Cast>) {
           out_ += "CAST(";

@@ -233,3 +233,20 @@ TEST_CASE("roundtrip: equality sees differences and clones are independent", "[p
   CHECK_FALSE(clone == *a);
   CHECK(std::get<Select>(a->as<SelectStatement>()->query.body.node).where.has_value());
 }
+
+TEST_CASE("roundtrip: a long operator chain prints flat and reparses", "[parser][roundtrip]") {
+  std::string sum = "SELECT x";
+  for (int i = 0; i < 900; ++i) sum += " + x";
+  auto first = tandem::sql::parse_statements(sum);
+  REQUIRE(first.ok());
+  std::string printed = tandem::sql::print(first->front().statement);
+  CHECK(printed.find("((") == std::string::npos);
+  auto again = tandem::sql::parse_statements(printed);
+  REQUIRE(again.ok());
+  CHECK(again->front().statement == first->front().statement);
+  std::string deeper = "SELECT x";
+  for (int i = 0; i < 5000; ++i) deeper += " + x";
+  auto refused = tandem::sql::parse_statements(deeper);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().sqlstate() == "54000");
+}
