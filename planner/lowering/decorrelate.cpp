@@ -276,7 +276,10 @@ class Decorrelator {
     const size_t aggs = r.aggregates.size();
     std::vector<size_t> cols = range(0, keys + aggs);
     for (size_t k = w; k < keys; ++k) {
-      if (r.group_key[k].type().id != TypeId::kNumeric) continue;
+      // numeric(p,s) keys need nothing: every value has scale s, and the
+      // output shows the column's scale (format_datum).
+      const ColumnType& t = r.group_key[k].type();
+      if (t.id != TypeId::kNumeric || t.typmod >= 4) continue;
       compute::AggregateExpr shown;
       shown.func = compute::AggregateFunc::kMax;
       shown.expr = r.group_key[k];
