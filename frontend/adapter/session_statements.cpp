@@ -143,6 +143,7 @@ std::optional<Result<ExecResult>> execute_session_statement(Session& session, co
       if (!s->modes.isolation_level.empty()) {
         session.set_transaction_isolation(normalized_isolation(s->modes.isolation_level));
       }
+      session.set_transaction_read_only(s->modes.access == sql::TransactionModes::Access::kReadOnly);
     }
     return r;
   }
@@ -175,6 +176,16 @@ std::optional<Result<ExecResult>> execute_session_statement(Session& session, co
                                                 "SET TRANSACTION ISOLATION LEVEL must be called before any query"));
       }
       session.set_transaction_isolation(normalized_isolation(s->modes.isolation_level));
+    }
+    if (!s->session_characteristics && s->modes.access != sql::TransactionModes::Access::kUnspecified &&
+        session.transaction() == TransactionState::kInBlock) {
+      const bool read_only = s->modes.access == sql::TransactionModes::Access::kReadOnly;
+      // PostgreSQL: a transaction that has read may not become read-write.
+      if (!read_only && session.transaction_read_only() && session.transaction_ts()) {
+        return Result<ExecResult>(Status::error(sqlstate::kActiveSqlTransaction,
+                                                "transaction read-write mode must be set before any query"));
+      }
+      session.set_transaction_read_only(read_only);
     }
     return command("SET");
   }

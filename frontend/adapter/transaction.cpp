@@ -18,7 +18,8 @@
 //  * DDL is refused in a block (25001), as PostgreSQL refuses statements that
 //    cannot be rolled back; in an implicit transaction it first commits the
 //    writes before it and starts a new transaction.
-//  * SUBSCRIBE and DECLARE in a transaction with pending writes: 0A000.
+//  * SUBSCRIBE and DECLARE ... SUBSCRIBE after writes: 0A000.
+//  * A READ ONLY block refuses writes (25006).
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -53,6 +54,14 @@ const char* ddl_kind(const sql::Statement& s) {
   if (s.as<sql::AlterRename>()) return "ALTER ... RENAME";
   if (s.as<sql::DropObjects>()) return "DROP";
   return "ALTER SYSTEM";
+}
+
+const char* write_kind(const sql::Statement& s) {
+  if (s.as<sql::Insert>()) return "INSERT";
+  if (s.as<sql::Update>()) return "UPDATE";
+  if (s.as<sql::Delete>()) return "DELETE";
+  if (s.as<sql::Truncate>()) return "TRUNCATE TABLE";
+  return "COPY FROM";
 }
 
 ExecResult command(std::string tag) {
@@ -116,7 +125,15 @@ awaitable<std::optional<Result<ExecResult>>> Adapter::execute_in_transaction(Ses
     co_return Result<ExecResult>(Status::error(
         sqlstate::kFeatureNotSupported, "SUBSCRIBE in a transaction with uncommitted writes is not supported"));
   }
-  if (statement.insert || statement.modify) co_return co_await write_in_transaction(session, statement, params, cancel);
+  if (statement.insert || statement.modify || statement.copy_in) {
+    if (in_block && session.transaction_read_only()) {
+      co_return Result<ExecResult>(Status::error(sqlstate::kReadOnlySqlTransaction,
+                                                 "cannot execute " + std::string(write_kind(s)) +
+                                                     " in a read-only transaction"));
+    }
+    if (statement.copy_in) co_return std::nullopt;  // its rows join at CopyDone
+    co_return co_await write_in_transaction(session, statement, params, cancel);
+  }
   co_return std::nullopt;
 }
 

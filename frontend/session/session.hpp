@@ -51,6 +51,7 @@ class Session {
       transaction_ts_.reset();
       transaction_hold_.reset();
       transaction_isolation_.reset();
+      transaction_read_only_ = false;
       cursors_.clear();
       savepoints_.clear();
     }
@@ -106,6 +107,9 @@ class Session {
     transaction_hold_ = std::move(hold);
   }
   void set_transaction_isolation(std::string level) { transaction_isolation_ = std::move(level); }
+  // BEGIN READ ONLY / SET TRANSACTION READ ONLY: the block may not write.
+  void set_transaction_read_only(bool read_only) { transaction_read_only_ = read_only; }
+  bool transaction_read_only() const { return transaction_read_only_; }
   // The level the current statement runs at: the transaction's, else the
   // transaction_isolation variable's.
   const std::string& isolation() const {
@@ -152,6 +156,7 @@ class Session {
   std::shared_ptr<const void> transaction_hold_;
   std::optional<std::string> transaction_isolation_;
   bool implicit_ = false;
+  bool transaction_read_only_ = false;
   std::unique_ptr<PendingWrites> pending_;
   std::vector<Savepoint> savepoints_;
   std::map<std::string, std::shared_ptr<const PreparedStatement>, std::less<>> statements_;
