@@ -62,6 +62,14 @@ Pick select_candidate(std::vector<const FuncSig*> cands, const std::vector<T>& i
       return Pick::kFound;
     }
   }
+  // mz_timestamp takes integers, numerics, dates and timestamps implicitly
+  // (for AS OF and mz_now() comparisons); a call with no mz_timestamp
+  // argument must not resolve through it (bigint = date is no operator).
+  if (std::find(in.begin(), in.end(), T::kMzTimestamp) == in.end()) {
+    std::erase_if(cands, [](const FuncSig* c) {
+      return std::find(c->args.begin(), c->args.end(), T::kMzTimestamp) != c->args.end();
+    });
+  }
   // Implicitly coercible candidates.
   std::erase_if(cands, [&](const FuncSig* c) {
     for (size_t i = 0; i < n; ++i) {
