@@ -49,6 +49,10 @@ struct Record {
   std::string label;  // Queries with the same label must give the same result.
   bool colnames = false;   // First expected line holds the column names.
   bool multiline = false;  // Expected output runs until a line `EOF`.
+  // `retry`: the query reads something that converges (introspection of a
+  // dataflow's progress); a result that differs is read again, with
+  // backoff, for up to kRetrySeconds before it counts as a failure.
+  bool retry = false;
   bool has_expected = false;  // A `----` separator was present.
   std::vector<std::string> expected;  // Raw lines after `----`.
 

@@ -270,8 +270,7 @@ class Parser {
       } else if (option == "multiline") {
         record.multiline = true;
       } else if (option == "retry") {
-        // Materialize retries until the result matches; results here are
-        // deterministic once a statement returns, so one attempt suffices.
+        record.retry = true;
       } else {
         record.label = option;
       }

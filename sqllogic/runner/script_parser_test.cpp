@@ -136,6 +136,8 @@ TEST_CASE("query options and malformed records") {
   CHECK(colnames.colnames);
   CHECK(colnames.sort == SortMode::kValueSort);
   CHECK(first("query I partialsort(1)\nSELECT 1\n").sort == SortMode::kRowSort);
+  CHECK(first("query I rowsort,retry\nSELECT 1\n").retry);
+  CHECK_FALSE(first("query I rowsort\nSELECT 1\n").retry);
   CHECK(first("query X\nSELECT 1\n").kind == RecordKind::kInvalid);
   CHECK(first("query T multiline\nSELECT 1\n----\nno terminator\n").kind == RecordKind::kInvalid);
   CHECK(first("statement count many\nSELECT 1\n").kind == RecordKind::kInvalid);

@@ -1,6 +1,9 @@
 #include "sqllogic/runner/script_runner.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <chrono>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 
@@ -204,6 +207,21 @@ ScriptRunner::Verdict ScriptRunner::run_expected_error(const Record& record) {
 }
 
 ScriptRunner::Verdict ScriptRunner::run_query(const Record& record) {
+  if (!record.retry) return run_query_once(record, /*last=*/true);
+  // Reads of converging relations: again while the result differs.
+  constexpr auto kRetryFor = std::chrono::seconds(30);
+  const auto deadline = std::chrono::steady_clock::now() + kRetryFor;
+  auto pause = std::chrono::milliseconds(10);
+  while (true) {
+    const bool last = std::chrono::steady_clock::now() + pause >= deadline;
+    const Verdict verdict = run_query_once(record, last);
+    if (verdict != Verdict::kRetry) return verdict;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(500));
+  }
+}
+
+ScriptRunner::Verdict ScriptRunner::run_query_once(const Record& record, bool last) {
   std::optional<ExecOutcome> outcome = execute(record);
   if (!outcome) return Verdict::kFail;
   if (outcome->timed_out) {
@@ -238,6 +256,7 @@ ScriptRunner::Verdict ScriptRunner::run_query(const Record& record) {
   }
   const CheckOutcome check = check_query_result(record, mode_, formatted);
   if (!check.passed) {
+    if (!last) return Verdict::kRetry;
     fail(record, check.reason, check.expected, check.actual);
     return Verdict::kFail;
   }

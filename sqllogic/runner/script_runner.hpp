@@ -64,11 +64,14 @@ class ScriptRunner {
   Counts run(const std::string& path, const std::vector<Record>& records, bool* stopped);
 
  private:
-  enum class Verdict { kPass, kFail };
+  // kRetry: a `retry` query's result differed and it may be read again.
+  enum class Verdict { kPass, kFail, kRetry };
 
   Verdict run_record(const Record& record);
   Verdict run_statement(const Record& record);
   Verdict run_query(const Record& record);
+  // One read of a query; a differing result is kRetry unless `last`.
+  Verdict run_query_once(const Record& record, bool last);
   Verdict run_expected_error(const Record& record);
   Verdict run_simple(const Record& record);
   Verdict reset_server(const Record& record);
