@@ -7,7 +7,9 @@
 // numeric_by_value, numeric (equal as numbers whatever their scale).
 // Column type OIDs must match. Errors compare by SQLSTATE class (the first
 // two characters); a tandem error 0A000 (feature not supported) is
-// "unsupported", never wrong.
+// "unsupported", never wrong, and so is a PostgreSQL 0A000 (no oracle).
+// Two errors of different classes count as an error match (with
+// Comparison::class_differs set) unless strict_error_class.
 
 #include <string>
 
@@ -15,7 +17,7 @@
 
 namespace tandem::difftest {
 
-enum class Verdict { kMatch, kErrorMatch, kUnsupported, kWrong };
+enum class Verdict { kMatch, kErrorMatch, kUnsupported, kOneSidedDataError, kWrong };
 
 // What kind of wrong: the minimiser keeps a simplification only if the
 // failure stays of the same kind.
@@ -27,12 +29,26 @@ struct Comparison {
   Verdict verdict = Verdict::kMatch;
   FailureKind kind = FailureKind::kNone;
   std::string detail;  // for kWrong: what differs, a few rows of each side
+  bool class_differs = false;  // kErrorMatch of two different SQLSTATE classes
 };
 
 struct CompareOptions {
   double float_tolerance = 1e-9;
   bool numeric_by_value = false;
   bool ignore_types = false;
+  // Both failed, with different SQLSTATE classes: wrong only when strict.
+  // A statement that can fail in several ways (a division by zero in one
+  // row, an overflow in another) may report any of them: neither SQL nor
+  // PostgreSQL fixes the order in which rows and expressions are evaluated.
+  bool strict_error_class = false;
+  // One side failed with a data exception (class 22: division by zero,
+  // overflow, out of range) or a cardinality violation (21: a scalar
+  // subquery with several rows), the other answered: wrong only when
+  // strict. Which expressions run for which rows is the engine's choice
+  // (PostgreSQL skips the scan behind a join with an empty side, folds
+  // constants, evaluates an initplan lazily; tandem evaluates where its
+  // plan does), so such a pair is counted apart (kOneSidedDataError).
+  bool strict_errors = false;
 };
 
 Comparison compare(const Result& pg, const Result& td, bool ordered, const CompareOptions& opts);

@@ -7,6 +7,7 @@ namespace tandem::difftest {
 const std::vector<FeatureInfo>& all_features() {
   static const std::vector<FeatureInfo> kAll = {
       {"zero-column-tables", "tables with no columns (CREATE TABLE z ())"},
+      {"numeric", "numeric columns, literals, casts, and avg() / sum(bigint), which return numeric"},
       {"floats", "double precision columns and literals"},
       {"special-floats", "NaN and -Infinity values in double precision columns"},
       {"dates", "date columns, literals and date arithmetic"},

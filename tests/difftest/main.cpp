@@ -35,6 +35,10 @@ queries, views, indexes, materialized views and data changes.
   --no-rollback          same as --disable rollback
   --numeric-by-value     numeric values equal by value whatever their scale
   --ignore-types         do not compare result column types
+  --strict-error-class   two errors of different SQLSTATE classes are wrong
+                         (default: an error match, counted apart)
+  --strict-errors        also: a data error (SQLSTATE class 22 or 21) on one
+                         side only is wrong (default: counted apart)
   --out DIR              where repro .sql files go (default difftest-repros)
   --tandemd PATH         the server (default: tandemd beside this program)
   --pg-bindir DIR        PostgreSQL's programs (default /usr/lib/postgresql/15/bin)
@@ -117,6 +121,11 @@ bool parse(int argc, char** argv, td::Options& o, std::string* error) {
       o.features.disable("rollback", error);
     } else if (name == "--numeric-by-value") {
       o.compare.numeric_by_value = true;
+    } else if (name == "--strict-errors") {
+      o.compare.strict_errors = true;
+      o.compare.strict_error_class = true;
+    } else if (name == "--strict-error-class") {
+      o.compare.strict_error_class = true;
     } else if (name == "--ignore-types") {
       o.compare.ignore_types = true;
     } else if (name == "--out") {
@@ -217,6 +226,15 @@ int main(int argc, char** argv) {
   std::cout << "difftest: " << stats.queries << " queries compared, " << stats.rounds << " rounds, seeds "
             << stats.first_seed << ".." << stats.last_seed << ", " << stats.wrong << " wrong, " << stats.unsupported
             << " unsupported, " << stats.error_match << " expected-error-match" << std::endl;
+  if (stats.one_sided_data_errors > 0) {
+    std::cout << "difftest: " << stats.one_sided_data_errors
+              << " statements failed with a data error on one side only (--strict-errors)" << std::endl;
+  }
+  if (stats.error_class_differs > 0) {
+    std::cout << "difftest: " << stats.error_class_differs
+              << " of the expected-error-match failed with different SQLSTATE classes (--strict-error-class)"
+              << std::endl;
+  }
   if (td::stop_requested()) {
     std::cout << "difftest: interrupted" << std::endl;
     status = 130;

@@ -45,7 +45,7 @@ std::vector<Type> QueryGen::random_types(const std::vector<ColRef>& scope, int n
 
 QueryGen::FromOut QueryGen::from_item(const Ctx& outer) {
   const std::string a = alias();
-  if (outer.qdepth > 0 && f_.on("derived-tables") && rng_.chance(0.2)) {
+  if (outer.qdepth > 0 && f_.on("derived-tables") && rng_.chance(0.15)) {
     Ctx inner = rng_.chance(0.2) ? outer : Ctx{};
     inner.qdepth = outer.qdepth - 1;
     Query q = rng_.chance(0.25) && f_.on("paren-limit") ? parenthesised(select_core(inner, CoreSpec{}))
@@ -107,10 +107,13 @@ QueryGen::FromOut QueryGen::join_tree(const Ctx& outer, int items) {
           if (!l.ref.empty() && !r.ref.empty() && comparable(l.type, r.type)) pairs.push_back({l, r});
         }
       }
-      if (!pairs.empty() && rng_.chance(0.75)) {
+      // PostgreSQL runs a FULL JOIN only on merge- or hash-joinable
+      // conditions: an equality of columns, nothing more.
+      if (kind == 3 && pairs.empty()) kind_node = node(" LEFT JOIN ");
+      if (!pairs.empty() && (kind == 3 || rng_.chance(0.75))) {
         const auto& [l, r] = rng_.pick(pairs);
         cond = node(l.ref, " = ", r.ref);
-        if (rng_.chance(0.3)) cond = with_simpler(node(cond, " AND ", predicate(on, 1)), {cond});
+        if (kind != 3 && rng_.chance(0.3)) cond = with_simpler(node(cond, " AND ", predicate(on, 1)), {cond});
       } else {
         cond = predicate(on, 1);
       }
@@ -155,7 +158,7 @@ QueryGen::FromOut QueryGen::join_tree(const Ctx& outer, int items) {
 }
 
 QueryGen::FromOut QueryGen::from_clause(const Ctx& outer) {
-  const int items = rng_.weighted({4, 5, 2});  // 1, 2 or 3 relations
+  const int items = static_cast<int>(rng_.weighted({5, 4, 1}));  // 1, 2 or 3 relations
   if (items >= 1 && f_.on("comma-join") && rng_.chance(0.25)) {
     FromOut a = join_tree(outer, items);
     FromOut b = join_tree(outer, 1);
@@ -196,7 +199,9 @@ Query QueryGen::select_core(const Ctx& outer, const CoreSpec& spec) {
   row.qdepth = outer.qdepth;
 
   NodePtr where = node();
-  if (rng_.chance(0.5)) where = with_simpler(node(" WHERE ", predicate(row, 2)), {node()});
+  if (rng_.chance(0.5)) {
+    where = with_simpler(node(" WHERE ", predicate(row, static_cast<int>(rng_.weighted({2, 3, 1})))), {node()});
+  }
   // A correlated subquery usually joins to the outer query by equality.
   if (!outer.cols.empty() && rng_.chance(0.6)) {
     std::vector<std::pair<ColRef, ColRef>> pairs;
@@ -266,10 +271,10 @@ Query QueryGen::select_core(const Ctx& outer, const CoreSpec& spec) {
   } else {
     for (std::size_t i = 0; i < types.size(); ++i) {
       NodePtr e;
-      if (need_agg && i == 0 && types[0] != Type::kBool && f_.on("aggregates")) {
+      if ((need_agg || spec.scalar) && i == 0 && types[0] != Type::kBool && f_.on("aggregates")) {
         e = aggregate(types[0], sel);
       } else {
-        e = expr(types[i], sel, 2);
+        e = expr(types[i], sel, static_cast<int>(rng_.weighted({3, 4, 2})));
       }
       std::string name = "c" + std::to_string(i);
       const std::string text = render(e);
@@ -350,7 +355,7 @@ Query QueryGen::top_query() {
       list->parts.emplace_back(std::string(")"));
       relations_.push_back({name, q.columns});
     }
-    with = node("WITH ", list, " ");
+    with = with_simpler(node("WITH ", list, " "), {node()});
   }
   Ctx top;
   top.qdepth = 2;

@@ -101,6 +101,7 @@ class QueryGen {
   NodePtr scalar_subquery(Type t, const Ctx& c);
   NodePtr literal(Type t, bool allow_null = true);
   Type random_type(const std::vector<ColRef>& scope);
+  std::vector<Type> number_types() const;  // the enabled ones
   Ctx inner_outer(const Ctx& c);  // the outer scope a subquery of c sees
 
   Rng& rng_;

@@ -26,16 +26,22 @@ std::vector<ColRef> usable(const std::vector<ColRef>& cols) {
   return out;
 }
 
-const std::vector<Type> kNumbers = {Type::kInt, Type::kBigint, Type::kNumeric, Type::kDouble};
-
 }  // namespace
+
+std::vector<Type> QueryGen::number_types() const {
+  std::vector<Type> out = {Type::kInt, Type::kBigint};
+  if (f_.on("numeric")) out.push_back(Type::kNumeric);
+  if (f_.on("floats")) out.push_back(Type::kDouble);
+  return out;
+}
 
 NodePtr QueryGen::literal(Type t, bool allow_null) { return node(expr_literal(rng_, t, allow_null)); }
 
 Type QueryGen::random_type(const std::vector<ColRef>& scope) {
   auto cols = usable(scope);
   if (!cols.empty() && rng_.chance(0.8)) return rng_.pick(cols).type;
-  std::vector<Type> types = {Type::kInt, Type::kBigint, Type::kNumeric, Type::kText, Type::kBool};
+  std::vector<Type> types = {Type::kInt, Type::kBigint, Type::kText, Type::kBool};
+  if (f_.on("numeric")) types.push_back(Type::kNumeric);
   if (f_.on("floats")) types.push_back(Type::kDouble);
   if (f_.on("dates")) types.push_back(Type::kDate);
   return rng_.pick(types);
@@ -61,7 +67,7 @@ NodePtr QueryGen::leaf(Type t, const Ctx& c) {
   if (!own.empty() && rng_.chance(0.8)) return node(rng_.pick(own).ref);
   // A column of another number type, cast.
   if (is_number(t) && f_.on("casts") && rng_.chance(0.5)) {
-    for (Type other : kNumbers) {
+    for (Type other : number_types()) {
       auto cols = of_type(c.grouped ? c.keys : c.cols, other);
       if (!cols.empty()) {
         return with_simpler(node("CAST(", node(rng_.pick(cols).ref), " AS ", type_sql(t), ")"), {literal(t, false)});
@@ -113,7 +119,7 @@ NodePtr QueryGen::number_expr(Type t, const Ctx& c, int depth) {
       Type a = t, b = t;
       if (t == Type::kBigint) b = rng_.chance(0.5) ? Type::kInt : Type::kBigint;
       if (t == Type::kNumeric) b = rng_.pick(std::vector<Type>{Type::kInt, Type::kBigint, Type::kNumeric});
-      if (t == Type::kDouble && f_.on("casts")) b = rng_.pick(kNumbers);
+      if (t == Type::kDouble && f_.on("casts")) b = rng_.pick(number_types());
       if (rng_.chance(0.5)) std::swap(a, b);
       const char* op = rng_.pick(std::vector<const char*>{" + ", " - ", " * ", " + "});
       NodePtr x = expr(a, c, d), y = expr(b, c, d);
@@ -123,6 +129,9 @@ NodePtr QueryGen::number_expr(Type t, const Ctx& c, int depth) {
       if (!f_.on("numeric-division")) return leaf(t, c);
       NodePtr x = expr(t, c, d), y = expr(t, c, d);
       const bool mod = t != Type::kDouble && rng_.chance(0.3);
+      // Mostly guarded: a division by zero is an error only one engine
+      // may reach (see CompareOptions::strict_errors).
+      if (rng_.chance(0.8)) y = with_simpler(node("NULLIF(", y, ", 0)"), {y});
       return with_simpler(node("(", x, mod ? " % " : " / ", y, ")"), {literal(t, false), x});
     }
     case 2: {  // CASE / COALESCE / NULLIF
@@ -138,8 +147,7 @@ NodePtr QueryGen::number_expr(Type t, const Ctx& c, int depth) {
     }
     case 3: {  // casts from another number type (and from text for int)
       if (!f_.on("casts")) return leaf(t, c);
-      Type from = rng_.pick(kNumbers);
-      if (from == Type::kDouble && !f_.on("floats")) from = Type::kNumeric;
+      const Type from = rng_.pick(number_types());
       NodePtr x = expr(from, c, d);
       return with_simpler(node("CAST(", x, " AS ", type_sql(t), ")"), {literal(t, false), from == t ? x : nullptr});
     }
@@ -190,7 +198,7 @@ NodePtr QueryGen::expr(Type t, const Ctx& c, int depth) {
         }
         case 2: {
           if (!f_.on("casts")) break;
-          const Type from = rng_.pick(std::vector<Type>{Type::kInt, Type::kBigint, Type::kNumeric, Type::kBool});
+          const Type from = rng_.pick(std::vector<Type>{Type::kInt, Type::kBigint, Type::kBool});
           return with_simpler(node("CAST(", expr(from, c, d), " AS text)"), {literal(t, false)});
         }
         case 3: {
@@ -218,8 +226,7 @@ NodePtr QueryGen::expr(Type t, const Ctx& c, int depth) {
 NodePtr QueryGen::comparison(const Ctx& c, int depth) {
   const Type t = random_type(c.grouped ? c.keys : c.cols);
   Type u = t;
-  if (is_number(t) && rng_.chance(0.3)) u = rng_.pick(kNumbers);
-  if (u == Type::kDouble && !f_.on("floats")) u = t;
+  if (is_number(t) && rng_.chance(0.3)) u = rng_.pick(number_types());
   NodePtr x = expr(t, c, depth - 1);
   static const std::vector<const char*> ops = {" = ", " <> ", " < ", " <= ", " > ", " >= ", " = "};
   NodePtr y = (c.qdepth > 0 && f_.on("scalar-subquery") && rng_.chance(0.12)) ? scalar_subquery(u, c)
@@ -234,7 +241,7 @@ NodePtr QueryGen::predicate(const Ctx& c, int depth) {
     if (!bools.empty() && rng_.chance(0.3)) return node(rng_.pick(bools).ref);
     return comparison(c, 1);
   }
-  switch (rng_.weighted({6, 2, 2, 2, 2, 2, 3, 1})) {
+  switch (rng_.weighted({6, 2, 2, 2, 2, 2, 2, 1})) {
     case 0: return comparison(c, depth);
     case 1: {
       NodePtr x = predicate(c, d), y = predicate(c, d);
@@ -303,6 +310,7 @@ NodePtr QueryGen::subquery_predicate(const Ctx& c) {
 NodePtr QueryGen::scalar_subquery(Type t, const Ctx& c) {
   Ctx outer = inner_outer(c);
   outer.qdepth = c.qdepth - 1;
+  if (t == Type::kBool) return predicate(c, 0);
   std::vector<Type> want = {t};
   CoreSpec spec;
   spec.want = &want;

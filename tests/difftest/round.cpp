@@ -10,6 +10,7 @@ Round::Round(Harness& h, Reporter& reporter, std::uint64_t seed)
     : h_(h), reporter_(reporter), seed_(seed), rng_(seed) {
   const Features& f = h.opts().features;
   schema_opts_.zero_column_tables = f.on("zero-column-tables");
+  schema_opts_.numeric = f.on("numeric");
   schema_opts_.floats = f.on("floats");
   schema_opts_.special_floats = f.on("special-floats");
   schema_opts_.dates = f.on("dates");
@@ -23,10 +24,20 @@ bool Round::account(const Comparison& c) {
   ++s.queries;
   switch (c.verdict) {
     case Verdict::kMatch: break;
-    case Verdict::kErrorMatch: ++s.error_match; break;
+    case Verdict::kErrorMatch:
+      ++s.error_match;
+      if (c.class_differs) {
+        ++s.error_class_differs;
+        if (h_.opts().verbose) std::cout << "error classes differ [seed " << seed_ << "]:\n" << c.detail << "\n";
+      }
+      break;
     case Verdict::kUnsupported:
       ++s.unsupported;
       if (h_.opts().verbose) std::cout << "unsupported [seed " << seed_ << "]: " << c.detail << "\n";
+      break;
+    case Verdict::kOneSidedDataError:
+      ++s.one_sided_data_errors;
+      if (h_.opts().verbose) std::cout << "one-sided data error [seed " << seed_ << "]:\n" << c.detail << "\n";
       break;
     case Verdict::kWrong: ++s.wrong; return true;
   }

@@ -54,7 +54,7 @@ std::string quoted(const std::string& s) {
 }
 
 std::string small_int(Rng& rng) {
-  if (rng.chance(0.05)) return rng.chance(0.5) ? "2147483647" : "-2147483647";
+  if (rng.chance(0.02)) return rng.chance(0.5) ? "2147483647" : "-2147483647";
   return std::to_string(rng.range(-3, 9));
 }
 
@@ -62,7 +62,7 @@ std::string raw_value(Rng& rng, Type t, bool special_floats) {
   switch (t) {
     case Type::kInt: return small_int(rng);
     case Type::kBigint:
-      if (rng.chance(0.05)) return "9000000000";
+      if (rng.chance(0.03)) return "9000000000";
       return std::to_string(rng.range(-3, 9));
     case Type::kNumeric: return rng.pick(kNumerics);
     case Type::kDouble:
@@ -96,7 +96,8 @@ std::string expr_literal(Rng& rng, Type t, bool allow_null) {
 std::vector<Table> random_tables(Rng& rng, const SchemaOptions& opts) {
   // A pool of column names, each with a type; now and then one name gets a
   // second, different type in another table.
-  std::vector<Type> types = {Type::kInt, Type::kInt, Type::kBigint, Type::kNumeric, Type::kText, Type::kBool};
+  std::vector<Type> types = {Type::kInt, Type::kInt, Type::kBigint, Type::kText, Type::kBool};
+  if (opts.numeric) types.push_back(Type::kNumeric);
   if (opts.floats) types.push_back(Type::kDouble);
   if (opts.dates) types.push_back(Type::kDate);
   const std::vector<std::string> names = {"a", "b", "c", "d", "e", "f", "g", "k"};

@@ -36,6 +36,7 @@ struct Table {
 
 struct SchemaOptions {
   bool zero_column_tables = true;
+  bool numeric = true;
   bool floats = true;
   bool dates = true;
   bool special_floats = true;  // NaN, Infinity
