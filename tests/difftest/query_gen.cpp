@@ -272,7 +272,7 @@ Query QueryGen::select_core(const Ctx& outer, const CoreSpec& spec) {
     for (std::size_t i = 0; i < types.size(); ++i) {
       NodePtr e;
       if ((need_agg || spec.scalar) && i == 0 && types[0] != Type::kBool && f_.on("aggregates")) {
-        e = aggregate(types[0], sel);
+        e = aggregate(types[0], sel, !need_agg);
       } else {
         e = expr(types[i], sel, static_cast<int>(rng_.weighted({3, 4, 2})));
       }

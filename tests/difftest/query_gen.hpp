@@ -94,7 +94,7 @@ class QueryGen {
   NodePtr expr(Type t, const Ctx& c, int depth);
   NodePtr number_expr(Type t, const Ctx& c, int depth);
   NodePtr leaf(Type t, const Ctx& c);
-  NodePtr aggregate(Type t, const Ctx& c);
+  NodePtr aggregate(Type t, const Ctx& c, bool simplifiable = true);
   NodePtr predicate(const Ctx& c, int depth);
   NodePtr comparison(const Ctx& c, int depth);
   NodePtr subquery_predicate(const Ctx& c);

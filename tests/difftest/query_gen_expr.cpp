@@ -77,7 +77,7 @@ NodePtr QueryGen::leaf(Type t, const Ctx& c) {
   return literal(t);
 }
 
-NodePtr QueryGen::aggregate(Type t, const Ctx& c) {
+NodePtr QueryGen::aggregate(Type t, const Ctx& c, bool simplifiable) {
   // Aggregate arguments are row expressions over the FROM clause only.
   Ctx row;
   row.cols = c.cols;
@@ -109,7 +109,8 @@ NodePtr QueryGen::aggregate(Type t, const Ctx& c) {
   } else {
     return predicate(c, 0);
   }
-  return with_simpler(rng_.pick(options), {simple});
+  // The aggregate that makes a GROUP BY "with aggregates" stays one.
+  return simplifiable ? with_simpler(rng_.pick(options), {simple}) : rng_.pick(options);
 }
 
 NodePtr QueryGen::number_expr(Type t, const Ctx& c, int depth) {
