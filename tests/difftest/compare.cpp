@@ -160,7 +160,8 @@ Comparison compare(const Result& pg, const Result& td, bool ordered, const Compa
   if ((td.status == Result::Status::kError && td.sqlstate == "0A000") ||
       (pg.status == Result::Status::kError && pg.sqlstate == "0A000")) {
     out.verdict = Verdict::kUnsupported;
-    out.detail = td.message;
+    out.detail = td.status == Result::Status::kError && td.sqlstate == "0A000" ? "tandem: " + td.message
+                                                                               : "postgres: " + pg.message;
     return out;
   }
   if (pg.status != Result::Status::kOk || td.status != Result::Status::kOk) {

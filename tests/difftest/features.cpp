@@ -29,6 +29,7 @@ const std::vector<FeatureInfo>& all_features() {
       {"set-ops-all", "the ALL forms of the set operations"},
       {"scalar-subquery", "(SELECT agg ...) as a value"},
       {"in-subquery", "e [NOT] IN (SELECT ...)"},
+      {"in-paren-subquery", "e [NOT] IN ((SELECT ... ORDER BY ... LIMIT ...)): the subquery in its own parentheses"},
       {"exists-subquery", "[NOT] EXISTS (SELECT ...)"},
       {"correlated", "subqueries that reference the outer query"},
       {"ctes", "WITH name AS (...)"},

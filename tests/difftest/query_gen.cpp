@@ -308,12 +308,12 @@ Query QueryGen::select_core(const Ctx& outer, const CoreSpec& spec) {
   return out;
 }
 
-Query QueryGen::branch(const Ctx& outer, const std::vector<Type>* want) {
+Query QueryGen::branch(const Ctx& outer, const std::vector<Type>* want, bool paren_ok) {
   CoreSpec spec;
   spec.want = want;
   spec.items_removable = want == nullptr;
   Query q = select_core(outer, spec);
-  if (f_.on("paren-limit") && rng_.chance(0.15)) q = parenthesised(q);
+  if (paren_ok && f_.on("paren-limit") && rng_.chance(0.15)) q = parenthesised(q);
   return q;
 }
 

@@ -80,7 +80,7 @@ class QueryGen {
 
   // query_gen.cpp: statements, FROM and select lists.
   Query query(const Ctx& outer, const std::vector<Type>* want, bool star_ok);
-  Query branch(const Ctx& outer, const std::vector<Type>* want);
+  Query branch(const Ctx& outer, const std::vector<Type>* want, bool paren_ok = true);
   Query select_core(const Ctx& outer, const CoreSpec& spec);
   Query parenthesised(Query q);
   NodePtr order_all(const std::vector<Column>& cols);

@@ -53,7 +53,12 @@ Ctx QueryGen::inner_outer(const Ctx& c) {
   out.cols = c.grouped ? c.keys : c.cols;
   for (const auto& o : c.outer) out.cols.push_back(o);
   // Keys that are expressions cannot be referenced from inside a subquery.
-  std::erase_if(out.cols, [](const ColRef& r) { return r.ref.empty() || r.ref.find('(') != std::string::npos; });
+  // Nor, in PostgreSQL, a grouped USING column of a FULL JOIN (it reports
+  // the join's input column as ungrouped, 42803): leave merged columns out.
+  const bool grouped = c.grouped;
+  std::erase_if(out.cols, [grouped](const ColRef& r) {
+    return r.ref.empty() || r.ref.find('(') != std::string::npos || (grouped && r.ref == r.name);
+  });
   return out;
 }
 
@@ -298,7 +303,8 @@ NodePtr QueryGen::subquery_predicate(const Ctx& c) {
   if (rng_.weighted(weights) == 0) {
     const Type t = random_type(c.grouped ? c.keys : c.cols);
     std::vector<Type> want = {t};
-    Query q = branch(outer, &want);
+    // branch() may parenthesise the core: `e IN ((SELECT ...))`.
+    Query q = branch(outer, &want, f_.on("in-paren-subquery"));
     const bool negated = rng_.chance(0.35);
     return with_simpler(node("(", expr(t, c, 1), negated ? " NOT IN (" : " IN (", q.node, "))"), {node("true")});
   }
