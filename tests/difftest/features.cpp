@@ -27,6 +27,7 @@ const std::vector<FeatureInfo>& all_features() {
       {"distinct", "SELECT DISTINCT"},
       {"set-ops", "UNION / INTERSECT / EXCEPT"},
       {"set-ops-all", "the ALL forms of the set operations"},
+      {"intersect-except-all", "INTERSECT ALL and EXCEPT ALL (UNION ALL is set-ops-all alone)"},
       {"scalar-subquery", "(SELECT agg ...) as a value"},
       {"in-subquery", "e [NOT] IN (SELECT ...)"},
       {"in-paren-subquery", "e [NOT] IN ((SELECT ... ORDER BY ... LIMIT ...)): the subquery in its own parentheses"},

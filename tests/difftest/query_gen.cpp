@@ -325,7 +325,8 @@ Query QueryGen::query(const Ctx& outer, const std::vector<Type>* want, bool star
     Query right = branch(outer, &types);
     static const std::vector<const char*> ops = {" UNION ", " INTERSECT ", " EXCEPT ", " UNION "};
     std::string op = rng_.pick(ops);
-    if (f_.on("set-ops-all") && rng_.chance(0.4)) op += "ALL ";
+    const bool union_op = op == " UNION ";
+    if (f_.on("set-ops-all") && (union_op || f_.on("intersect-except-all")) && rng_.chance(0.4)) op += "ALL ";
     Query out;
     out.columns = left.columns;
     out.node = with_simpler(node(left.node, op, right.node), {left.node});
