@@ -20,6 +20,11 @@ Round::Round(Harness& h, Reporter& reporter, std::uint64_t seed)
 bool Round::budget_left() const { return !over_ && h_.budget_left(); }
 
 bool Round::account(const Comparison& c) {
+  // A stop request kills the servers: what follows is not an answer.
+  if (stop_requested()) {
+    over_ = true;
+    return false;
+  }
   Stats& s = h_.stats();
   ++s.queries;
   switch (c.verdict) {
