@@ -1,6 +1,7 @@
 #include "compute/dataflow/group_logic.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 
@@ -170,7 +171,9 @@ class ReduceLogic final : public GroupLogic {
   Status aggregate(const AggregateExpr& agg, const GroupContents& group, RowPacker& packer) {
     AggregateState state(agg);
     std::optional<std::string> separator;
-    std::set<std::string> distinct;  // packed values, for DISTINCT
+    // DISTINCT: per value (packed in key mode, so 5 and 5.00 are one), the
+    // first member's form as it was (packed as is), which is what is fed.
+    std::map<std::string, std::string> distinct;
     bool first = true;
     // Values may borrow from both arenas until finish(): clear per group only.
     arena_.clear();
@@ -195,15 +198,17 @@ class ReduceLogic final : public GroupLogic {
         RowPacker p(&packed);
         p.set_normalize_numeric(true);
         p.push(*value);
-        distinct.insert(std::string(packed.bytes()));
+        Row shown;
+        RowPacker(&shown).push(*value);
+        distinct.try_emplace(std::string(packed.bytes()), std::string(shown.bytes()));
         continue;
       }
       TANDEM_RETURN_IF_ERROR(state.add(*value, mult));
     }
     if (agg.distinct) {
       RowArena arena;
-      for (const std::string& packed : distinct)
-        TANDEM_RETURN_IF_ERROR(state.add(unpack_one(RowRef(packed), &arena), 1));
+      for (const auto& [value, shown] : distinct)
+        TANDEM_RETURN_IF_ERROR(state.add(unpack_one(RowRef(shown), &arena), 1));
       return state.finish(packer, separator);
     }
     return state.finish(packer, separator);

@@ -241,7 +241,8 @@ class Renderer {
         // Distinct (key, x) — an arrangement, which spills — then count/sum x per key.
         std::vector<ScalarExpr> key_and_value = n.group_key;
         key_and_value.push_back(n.aggregates[part.positions[0]].expr);
-        Operator* keyed = add<KeyByOp>({in}, std::move(key_and_value), false, /*keep_val=*/false);
+        Operator* keyed =
+            add<KeyByOp>({in}, std::move(key_and_value), false, /*keep_val=*/false, /*keep_display=*/true);
         ArrangeOp* a = arrange_keyed_for_group(exchange(keyed));
         Operator* distinct = add<GroupOp>({a}, "ReduceDistinct", a, make_distinct_logic(), /*recompute_previous=*/true);
         Operator* received = exchange_by_key(distinct, column_key(first_columns(key_arity)), false);

@@ -215,6 +215,8 @@ bool KeyByOp::evaluate_key(const Update& u, Row* key) {
     return true;
   }
   bool has_null = false;
+  display_.clear();
+  RowPacker display(&display_);
   for (const ScalarExpr& e : *key_) {
     auto v = eval(e, datums_, ctx_);
     if (!v.ok()) {
@@ -223,7 +225,9 @@ bool KeyByOp::evaluate_key(const Update& u, Row* key) {
     }
     has_null |= v->is_null();
     packer.push(*v);
+    if (keep_display_) display.push(*v);
   }
+  display_differs_ = keep_display_ && display_.bytes() != key->bytes();
   return !(has_null && skip_null_keys_);
 }
 
@@ -233,8 +237,11 @@ void KeyByOp::step() {
   out_.oks.reserve(out_.oks.size() + in.pending.oks.size());
   for (Update& u : in.pending.oks) {
     Row key;
+    display_differs_ = false;
     if (!(sliceable && sliced_key(u, &key)) && !evaluate_key(u, &key)) continue;
-    if (!key_ && keep_display_ && !u.val.bytes().empty() && u.val.bytes() != key.bytes()) {
+    if (key_ && !keep_val_ && display_differs_) {
+      out_.oks.push_back(Update{std::move(key), Row(std::string(display_.bytes())), u.time, u.diff});
+    } else if (!key_ && keep_display_ && !u.val.bytes().empty() && u.val.bytes() != key.bytes()) {
       out_.oks.push_back(Update{std::move(key), std::move(u.val), u.time, u.diff});
     } else if (!key_ || !keep_val_) {
       out_.oks.push_back(Update{std::move(key), Row(), u.time, u.diff});

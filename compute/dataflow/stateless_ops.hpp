@@ -93,10 +93,11 @@ class FlatMapOp final : public Operator {
 
 class KeyByOp final : public Operator {
  public:
-  // `keep_display`, with the whole-row key (no key expressions): a row that
-  // key mode changed (a numeric's display scale dropped) keeps its original
-  // form as the val, so an operator that outputs one row per key can output
-  // a member's form (1.50, not 1.5); other rows' vals stay empty.
+  // `keep_display`: a key that key mode changed (a numeric's display scale
+  // dropped) keeps its original form as the val, so an operator that
+  // outputs one row per key can output a member's form (1.50, not 1.5):
+  // with the whole-row key the row itself, with key expressions (and
+  // keep_val false) their values packed as they are. Other vals stay empty.
   KeyByOp(std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys, bool keep_val = true,
           bool keep_display = false);
   void step() override;
@@ -121,6 +122,9 @@ class KeyByOp final : public Operator {
   RowArena arena_;
   std::vector<Datum> datums_;
   std::vector<std::string_view> spans_;
+  // keep_display with key expressions: the last evaluated key as computed.
+  Row display_;
+  bool display_differs_ = false;
 };
 
 }  // namespace tandem::compute
