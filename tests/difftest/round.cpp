@@ -79,6 +79,24 @@ ReproCase Round::base_case(const std::string& origin) {
   return c;
 }
 
+namespace {
+
+// A view's CREATE step with its body replaced by "{Q}", so that the
+// minimiser's simplifications of the view's query reach both servers.
+Step subject_step(Step s) {
+  s.removable = false;
+  for (auto* list : {&s.pg, &s.td}) {
+    for (auto& stmt : *list) {
+      if (stmt.starts_with("CREATE") && stmt.find("INDEX") == std::string::npos) {
+        stmt = stmt.substr(0, stmt.find(" AS ") + 4) + "{Q}";
+      }
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
 // The round's current state as a fresh load: each table with the rows
 // PostgreSQL holds now, then the views.
 ReproCase Round::flattened(ReproCase c, const View* subject_view) {
@@ -95,34 +113,15 @@ ReproCase Round::flattened(ReproCase c, const View* subject_view) {
     }
   }
   for (const auto& v : views_) {
-    Step s = history_[v.step];
-    if (&v == subject_view) {
-      s.removable = false;
-      s = Step{{"CREATE VIEW " + v.name + " AS {Q}"}, history_[v.step].td, false, s.note};
-      for (auto& stmt : s.td) {
-        if (stmt.find(" AS ") != std::string::npos && stmt.starts_with("CREATE") && stmt.find("INDEX") == std::string::npos) {
-          stmt = stmt.substr(0, stmt.find(" AS ") + 4) + "{Q}";
-        }
-      }
-    }
-    c.steps.push_back(s);
+    c.steps.push_back(&v == subject_view ? subject_step(history_[v.step]) : history_[v.step]);
   }
   return c;
 }
 
+// The round's statements from its start.
 ReproCase Round::from_history(ReproCase c, const View* subject_view) {
   c.steps = history_;
-  if (subject_view != nullptr) {
-    Step& s = c.steps[subject_view->step];
-    s.removable = false;
-    for (auto* list : {&s.pg, &s.td}) {
-      for (auto& stmt : *list) {
-        if (stmt.starts_with("CREATE") && stmt.find("INDEX") == std::string::npos) {
-          stmt = stmt.substr(0, stmt.find(" AS ") + 4) + "{Q}";
-        }
-      }
-    }
-  }
+  if (subject_view != nullptr) c.steps[subject_view->step] = subject_step(c.steps[subject_view->step]);
   return c;
 }
 
