@@ -67,7 +67,8 @@ std::string sort_key(const Row& r, const std::vector<unsigned>& types, bool nume
     }
     if (is_float(types[c])) {
       char buf[64];
-      std::snprintf(buf, sizeof buf, "%.9g", parse_double(*r[c]));
+      // + 0.0 makes -0 (PostgreSQL prints "-0") sort with 0.
+      std::snprintf(buf, sizeof buf, "%.9g", parse_double(*r[c]) + 0.0);
       key += buf;
     } else if (types[c] == kNumeric && numeric_by_value) {
       key += numeric_value(*r[c]);
@@ -212,7 +213,16 @@ Comparison compare(const Result& pg, const Result& td, bool ordered, const Compa
     d += "\n  extra in tandem:  ";
     for (const auto& r : extra) d += " " + format_row(r);
   }
-  if (lost.empty() && extra.empty()) d += "\n  same rows, different order";
+  if (lost.empty() && extra.empty()) {
+    d += "\n  same rows, different order";
+    for (std::size_t i = 0; i < pg.rows.size() && i < td.rows.size(); ++i) {
+      if (!rows_equal(pg.rows[i], td.rows[i], pg.types, opts, true)) {
+        d += "; first at row " + std::to_string(i + 1) + ": postgres " + format_row(pg.rows[i]) + ", tandem " +
+             format_row(td.rows[i]);
+        break;
+      }
+    }
+  }
   return wrong(by_value ? FailureKind::kNumericText : FailureKind::kRows, d);
 }
 
