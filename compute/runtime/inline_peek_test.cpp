@@ -114,7 +114,11 @@ TEST_CASE("inline peeks from several threads while the index changes", "[runtime
     h.advance_all(t + 1);
     sealed = static_cast<Timestamp>(t - 1);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // Readers stop once one of them has answered at the final sealed time
+  // (on a loaded machine they may not have run at all before the writer
+  // finished); the read of the last time must be answerable.
+  const int before = answered.load();
+  while (answered.load() <= before) std::this_thread::yield();
   stop = true;
   for (auto& t : readers) t.join();
   CHECK(answered > 0);
