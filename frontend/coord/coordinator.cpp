@@ -104,13 +104,9 @@ Status Coordinator::add_unique_key(compute::GlobalId table, UniqueKey key) {
   auto it = tables_.find(table);
   if (it == tables_.end()) return Status::error(sqlstate::kUndefinedTable, "unknown table");
   Table& t = it->second;
-  {
-    // Writes whose commit failed give their keys back first: the new key's
-    // counts never saw them.
-    std::lock_guard unreserve(unreserve_mutex_);
-    for (const auto& failed : unreserve_) release_keys(*failed);
-    unreserve_.clear();
-  }
+  // Writes whose commit failed give their keys back first: the new key's
+  // counts never saw them.
+  release_failed_reservations();
   // The committer commits in order: once this empty commit is durable, so
   // is every write sequenced before it, and the snapshot below has them.
   TANDEM_RETURN_IF_ERROR(shards_->append({}));

@@ -385,6 +385,9 @@ class Coordinator {
   // Checks `writes` against the unique keys and, if they pass, applies them
   // to the key counts (undo() reverses that if the commit fails).
   Status reserve_keys(const std::vector<TableWrite>& writes);
+  // REQUIRES write_mutex_ held. Gives back the keys of writes whose inline
+  // commit failed (queued in unreserve_).
+  void release_failed_reservations();
   void release_keys(const std::vector<TableWrite>& writes);
   // Adds `diff` to the counts of `row`'s keys; the first constraint whose
   // key now counts more than once, if any.

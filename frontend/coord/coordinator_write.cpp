@@ -151,11 +151,7 @@ std::optional<size_t> Coordinator::count_keys(Table& table, RowRef row, Diff dif
 }
 
 Status Coordinator::reserve_keys(const std::vector<TableWrite>& writes) {
-  {
-    std::lock_guard lock(unreserve_mutex_);
-    for (const auto& failed : unreserve_) release_keys(*failed);
-    unreserve_.clear();
-  }
+  release_failed_reservations();
   for (size_t w = 0; w < writes.size(); ++w) {
     auto it = tables_.find(writes[w].table);
     if (it == tables_.end() || it->second.unique_keys.empty()) continue;
@@ -178,6 +174,12 @@ Status Coordinator::reserve_keys(const std::vector<TableWrite>& writes) {
     }
   }
   return Status::ok();
+}
+
+void Coordinator::release_failed_reservations() {
+  std::lock_guard lock(unreserve_mutex_);
+  for (const auto& failed : unreserve_) release_keys(*failed);
+  unreserve_.clear();
 }
 
 void Coordinator::release_keys(const std::vector<TableWrite>& writes) {

@@ -81,19 +81,9 @@ Result<Expr> Parser::parse_expr(int min_bp) {
   }
 
   // Each turn of this loop wraps `left` once more.
-  struct ChainHeight {
-    Parser* parser;
-    int turns = 0;
-    ~ChainHeight() { parser->chain_height_ -= turns; }
-  } chain{this};
+  ChainGuard chain(this);
   while (true) {
-    if (chain_height_ + depth_ > kMaxExprHeight) {
-      return Status::error(sqlstate::kProgramLimitExceeded, "expression is too deeply nested")
-          .with_detail("Expressions may nest at most " + std::to_string(kMaxExprHeight) + " levels deep.")
-          .with_position(char_position(text_, peek().offset));
-    }
-    ++chain.turns;
-    ++chain_height_;
+    TANDEM_RETURN_IF_ERROR(chain.step("expression is"));
     const Token& t = peek();
     SourcePos op_pos{t.offset};
     if (t.kind == TokenKind::kOp) {

@@ -26,6 +26,7 @@
 
 #include "common/status.hpp"
 #include "planner/parser/ast.hpp"
+#include "planner/parser/lexer.hpp"
 #include "planner/parser/token.hpp"
 
 namespace tandem::sql {
@@ -176,6 +177,7 @@ class Parser {
   size_t end_;
   int depth_ = 0;
   uintptr_t stack_base_;
+  friend class ChainGuard;
 
  public:
   // Expressions nest at most this deep. Operator chains (`1 + 1 + ...`)
@@ -197,6 +199,31 @@ class DepthGuard {
  private:
   Parser* p_;
   Status status_;
+};
+
+// Counts the operator-chain levels one parse_expr / parse_set_expr loop
+// adds (Parser::chain_height_) and gives them back on exit. step() checks
+// the limit before each further level.
+class ChainGuard {
+ public:
+  explicit ChainGuard(Parser* p) : p_(p) {}
+  ~ChainGuard() { p_->chain_height_ -= turns_; }
+  // 54000 `what` once chains and recursion nest past kMaxExprHeight.
+  Status step(const char* what) {
+    if (p_->chain_height_ + p_->depth_ > Parser::kMaxExprHeight) {
+      return Status::error(sqlstate::kProgramLimitExceeded, std::string(what) + " too deeply nested")
+          .with_detail("Expressions and set operations may nest at most " +
+                       std::to_string(Parser::kMaxExprHeight) + " levels deep.")
+          .with_position(char_position(p_->text_, p_->peek().offset));
+    }
+    ++turns_;
+    ++p_->chain_height_;
+    return Status::ok();
+  }
+
+ private:
+  Parser* p_;
+  int turns_ = 0;
 };
 
 }  // namespace tandem::sql

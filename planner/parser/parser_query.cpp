@@ -121,20 +121,9 @@ Result<std::optional<AsOf>> Parser::parse_optional_as_of() {
 Result<SetExpr> Parser::parse_set_expr(int min_prec) {
   TANDEM_ASSIGN_OR_RETURN(SetExpr left, parse_set_primary());
   // Each turn wraps `left` once more (as parse_expr's operator chains do).
-  struct ChainHeight {
-    Parser* parser;
-    int turns = 0;
-    ~ChainHeight() { parser->chain_height_ -= turns; }
-  } chain{this};
+  ChainGuard chain(this);
   while (true) {
-    if (chain_height_ + depth_ > kMaxExprHeight) {
-      return Status::error(sqlstate::kProgramLimitExceeded, "set operations are too deeply nested")
-          .with_detail("UNION, INTERSECT and EXCEPT may nest at most " + std::to_string(kMaxExprHeight) +
-                       " levels deep.")
-          .with_position(char_position(text_, peek().offset));
-    }
-    ++chain.turns;
-    ++chain_height_;
+    TANDEM_RETURN_IF_ERROR(chain.step("set operations are"));
     SetOperation::Op op;
     int prec;
     if (peek_word("union")) op = SetOperation::Op::kUnion, prec = 1;
