@@ -76,7 +76,7 @@ class Datum {
   static Datum from_numeric(const Numeric& n) {
     Datum d(DatumKind::kNumeric);
     d.u_.coef = n.coef();
-    d.aux_ = static_cast<uint8_t>(n.special());
+    d.aux_ = static_cast<uint8_t>(static_cast<uint8_t>(n.special()) | (n.pad() << 2));
     d.scale_ = static_cast<int16_t>(n.scale());
     return d;
   }
@@ -104,8 +104,8 @@ class Datum {
   float as_float32() const { return static_cast<float>(u_.f); }
   double as_float64() const { return u_.f; }
   Numeric as_numeric() const {
-    const auto sp = static_cast<Numeric::Special>(aux_);
-    if (sp == Numeric::Special::kFinite) return Numeric::from_parts(u_.coef, scale_);
+    const auto sp = static_cast<Numeric::Special>(aux_ & 3);
+    if (sp == Numeric::Special::kFinite) return Numeric::from_stored(u_.coef, scale_, aux_ >> 2);
     return sp == Numeric::Special::kNaN ? Numeric::nan() : Numeric::infinity(sp == Numeric::Special::kNegInf);
   }
   int32_t as_date() const { return static_cast<int32_t>(u_.i); }
@@ -125,8 +125,8 @@ class Datum {
   void set_bytes(std::string_view s) { u_.s.ptr = s.data(); u_.s.len = s.size(); }
 
   DatumKind kind_;
-  uint8_t aux_ = 0;     // numeric: Numeric::Special
-  int16_t scale_ = 0;   // numeric: display scale
+  uint8_t aux_ = 0;     // numeric: Numeric::Special | pad << 2
+  int16_t scale_ = 0;   // numeric: the coefficient's scale
   union U {
     int64_t i;  // bool, integers, date, time, timestamps, oid, mz_timestamp
     double f;   // float4 is stored widened; exact

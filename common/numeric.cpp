@@ -110,7 +110,8 @@ Result<Numeric> divide_at_scale(const Numeric& a, const Numeric& b, int rscale) 
   divmod(num, den, &ip, &rem);
   const int nd = decimal_digits(ip);
   if (nd > Numeric::kMaxDigits) return numeric_overflow();
-  rscale = std::min(clamp_scale(rscale), Numeric::kMaxDigits - nd);
+  const int wanted = clamp_scale(rscale);
+  rscale = std::min(wanted, Numeric::kMaxDigits - nd);
   const int k = rscale + s2 - s1;
   num = U256(A);
   den = U256(B);
@@ -121,6 +122,7 @@ Result<Numeric> divide_at_scale(const Numeric& a, const Numeric& b, int rscale) 
   }
   U256 q, r;
   divmod(num, den, &q, &r);
+  if (r.is_zero()) return make_numeric(neg, q, rscale, wanted);
   if (!(shl1(r) < den)) q = add(q, U256(1));
   return make_numeric(neg, q, rscale);
 }
@@ -164,7 +166,7 @@ Status numeric_overflow() {
   return Status::error(sqlstate::kNumericValueOutOfRange, "value overflows numeric format");
 }
 
-Result<Numeric> make_numeric(bool negative, const U256& magnitude, int scale) {
+Result<Numeric> make_numeric(bool negative, const U256& magnitude, int scale, int display_scale) {
   U256 mag = magnitude;
   if (scale < 0) {
     if (!mag.is_zero()) {
@@ -172,20 +174,37 @@ Result<Numeric> make_numeric(bool negative, const U256& magnitude, int scale) {
     }
     scale = 0;
   }
-  if (scale > Numeric::kMaxScale) {
-    mag = round_div_pow10(mag, scale - Numeric::kMaxScale);
-    scale = Numeric::kMaxScale;
-  }
+  bool exact = true;
+  auto drop_digits = [&](int k) {
+    U256 q, r;
+    if (k > 76) {
+      exact = exact && mag.is_zero();
+      mag = round_div_pow10(mag, k);
+    } else {
+      divmod(mag, pow10_256(k), &q, &r);
+      exact = exact && r.is_zero();
+      mag = r.is_zero() ? q : round_div_pow10(mag, k);
+    }
+    scale -= k;
+  };
+  if (scale > Numeric::kMaxScale) drop_digits(scale - Numeric::kMaxScale);
   int nd = decimal_digits(mag);
   while (nd > Numeric::kMaxDigits) {
     const int drop = nd - Numeric::kMaxDigits;
     if (drop > scale) return numeric_overflow();
-    mag = round_div_pow10(mag, drop);
-    scale -= drop;
+    drop_digits(drop);
     nd = decimal_digits(mag);
   }
+  // Zeros to show past the coefficient: as many as fit go into it.
+  int pad = exact ? std::min(display_scale, static_cast<int>(Numeric::kMaxScale)) - scale : 0;
+  if (pad > 0) {
+    const int into = std::min(pad, Numeric::kMaxDigits - nd);
+    scale_up(&mag, into);
+    scale += into;
+    pad -= into;
+  }
   const i128 c = static_cast<i128>(mag.lo);
-  return Numeric::from_parts(negative ? -c : c, scale);
+  return Numeric::from_stored(negative ? -c : c, scale, std::max(pad, 0));
 }
 
 int Numeric::sign() const {
@@ -257,20 +276,23 @@ Result<Numeric> Numeric::parse(std::string_view text) {
     scale = 0;
   }
   const long target = std::min<long>({scale, kMaxScale, kMaxDigits - std::max(0L, int_digits)});
-  bool round_up = false;
+  bool round_up = false, exact = true;
   if (scale > target) {
     const long keep = static_cast<long>(digits.size()) - (scale - target);
     if (keep < 0) {
       digits.clear();
+      exact = false;
     } else {
       round_up = digits[static_cast<size_t>(keep)] >= '5';
+      exact = digits.find_first_not_of('0', static_cast<size_t>(keep)) == std::string::npos;
       digits.resize(static_cast<size_t>(keep));
     }
   }
   u128 mag = 0;
   for (char c : digits) mag = mag * 10 + static_cast<u128>(c - '0');
   if (round_up) ++mag;
-  return make_numeric(neg, U256(mag), static_cast<int>(target));
+  const int display = exact ? static_cast<int>(std::min<long>(scale, kMaxScale)) : static_cast<int>(target);
+  return make_numeric(neg, U256(mag), static_cast<int>(target), display);
 }
 
 void Numeric::append_to(std::string* out) const {
@@ -286,6 +308,10 @@ void Numeric::append_to(std::string* out) const {
   if (scale_ > 0) {
     if (d.size() < static_cast<size_t>(scale_) + 1) d.insert(0, scale_ + 1 - d.size(), '0');
     d.insert(d.size() - scale_, 1, '.');
+  }
+  if (pad_ > 0) {
+    if (scale_ == 0) d.push_back('.');
+    d.append(pad_, '0');
   }
   out->append(d);
 }
@@ -370,13 +396,13 @@ Numeric Numeric::neg() const {
   switch (special_) {
     case Special::kPosInf: return infinity(true);
     case Special::kNegInf: return infinity(false);
-    default: return Numeric(-coef_, scale_, special_);
+    default: return Numeric(-coef_, scale_, special_, pad_);
   }
 }
 
 Numeric Numeric::abs() const {
   if (special_ == Special::kNegInf) return infinity(false);
-  return Numeric(coef_ < 0 ? -coef_ : coef_, scale_, special_);
+  return Numeric(coef_ < 0 ? -coef_ : coef_, scale_, special_, pad_);
 }
 
 Result<Numeric> Numeric::add(const Numeric& o) const {
@@ -386,7 +412,7 @@ Result<Numeric> Numeric::add(const Numeric& o) const {
     return *this;
   }
   if (!o.is_finite()) return o;
-  if (scale_ == o.scale_) {
+  if (scale_ == o.scale_ && pad_ == 0 && o.pad_ == 0) {
     i128 c;
     const i128 lim = static_cast<i128>(pow10_128(kMaxDigits));
     if (!__builtin_add_overflow(coef_, o.coef_, &c) && c < lim && c > -lim) return from_parts(c, scale_);
@@ -396,9 +422,10 @@ Result<Numeric> Numeric::add(const Numeric& o) const {
   scale_up(&a, s - scale_);
   scale_up(&b, s - o.scale_);
   const bool na = coef_ < 0, nb = o.coef_ < 0;
-  if (na == nb) return make_numeric(na, ::tandem::add(a, b), s);
-  if (b < a) return make_numeric(na, ::tandem::sub(a, b), s);
-  return make_numeric(nb, ::tandem::sub(b, a), s);
+  const int ds = std::max(display_scale(), o.display_scale());
+  if (na == nb) return make_numeric(na, ::tandem::add(a, b), s, ds);
+  if (b < a) return make_numeric(na, ::tandem::sub(a, b), s, ds);
+  return make_numeric(nb, ::tandem::sub(b, a), s, ds);
 }
 
 Result<Numeric> Numeric::sub(const Numeric& o) const { return add(o.neg()); }
@@ -412,7 +439,7 @@ Result<Numeric> Numeric::mul(const Numeric& o) const {
   }
   const bool neg = (coef_ < 0) != (o.coef_ < 0);
   return make_numeric(neg && coef_ != 0 && o.coef_ != 0, mul128(uabs(coef_), uabs(o.coef_)),
-                      scale_ + o.scale_);
+                      scale_ + o.scale_, display_scale() + o.display_scale());
 }
 
 Result<Numeric> Numeric::div(const Numeric& o) const {
@@ -429,7 +456,7 @@ Result<Numeric> Numeric::div(const Numeric& o) const {
   base10000_lead(o, &w2, &f2);
   int qweight = w1 - w2;
   if (f1 <= f2) --qweight;
-  const int rscale = finish_rscale(kMinSigDigits - qweight * 4, scale_, o.scale_);
+  const int rscale = finish_rscale(kMinSigDigits - qweight * 4, display_scale(), o.display_scale());
   return divide_at_scale(*this, o, rscale);
 }
 
@@ -444,7 +471,7 @@ Result<Numeric> Numeric::mod(const Numeric& o) const {
   scale_up(&b, s - o.scale_);
   U256 q, r;
   divmod(a, b, &q, &r);
-  return make_numeric(coef_ < 0 && !r.is_zero(), r, s);
+  return make_numeric(coef_ < 0 && !r.is_zero(), r, s, std::max(display_scale(), o.display_scale()));
 }
 
 int Numeric::compare(const Numeric& o) const {
@@ -474,12 +501,8 @@ Result<Numeric> Numeric::round(int n) const {
   if (!is_finite()) return *this;
   n = std::clamp(n, -1000, 1000);
   const bool neg = coef_ < 0;
-  if (n >= scale_) {
-    U256 m(uabs(coef_));
-    const int up = std::min(n, static_cast<int>(kMaxScale)) - scale_;
-    scale_up(&m, up);
-    return make_numeric(neg, m, scale_ + up);
-  }
+  // Digits past the coefficient are zeros: the value is kept, shown at n.
+  if (n >= scale_) return make_numeric(neg, U256(uabs(coef_)), scale_, n);
   if (n >= 0) return make_numeric(neg, round_div_pow10(U256(uabs(coef_)), scale_ - n), n);
   U256 m = round_div_pow10(U256(uabs(coef_)), scale_ - n);
   if (m.is_zero()) return from_parts(0, 0);
@@ -492,10 +515,7 @@ Numeric Numeric::trunc(int n) const {
   n = std::clamp(n, -1000, 1000);
   const bool neg = coef_ < 0;
   if (n >= scale_) {
-    U256 m(uabs(coef_));
-    const int up = std::min(n, static_cast<int>(kMaxScale)) - scale_;
-    scale_up(&m, up);
-    auto r = make_numeric(neg, m, scale_ + up);
+    auto r = make_numeric(neg, U256(uabs(coef_)), scale_, n);
     return r.ok() ? *r : *this;
   }
   if (n >= 0) return make_numeric(neg, trunc_div_pow10(U256(uabs(coef_)), scale_ - n), n).value();
@@ -562,7 +582,7 @@ Result<Numeric> Numeric::sqrt() const {
   int w, f;
   base10000_lead(*this, &w, &f);
   const int sweight = (w + 1) * 4 / 2 - 1;
-  int rscale = finish_rscale(kMinSigDigits - sweight, scale_, 0);
+  int rscale = finish_rscale(kMinSigDigits - sweight, display_scale(), 0);
   const int int_digits = coef_ == 0 ? 0 : std::max(0, decimal_digits(uabs(coef_)) - scale_);
   rscale = std::min({rscale, static_cast<int>(kMaxScale), (74 - int_digits) / 2});
   // floor(sqrt(floor(N))) == floor(sqrt(N)), so truncating N is exact.
@@ -582,7 +602,7 @@ Result<Numeric> Numeric::ln() const {
   if (is_nan()) return *this;
   if (sign() <= 0) return log_error(*this);
   if (!is_finite()) return *this;
-  const int rscale = finish_rscale(kMinSigDigits - estimate_ln_dweight(*this), scale_, 0);
+  const int rscale = finish_rscale(kMinSigDigits - estimate_ln_dweight(*this), display_scale(), 0);
   return from_long_double(std::log(static_cast<long double>(to_double())), rscale);
 }
 
@@ -592,7 +612,7 @@ Result<Numeric> Numeric::log(const Numeric& base) const {
   if (base.sign() <= 0) return log_error(base);
   if (base.compare(from_int(1)) == 0) return Status::error(sqlstate::kDivisionByZero, "division by zero");
   const int dweight = estimate_ln_dweight(*this) - estimate_ln_dweight(base);
-  const int rscale = finish_rscale(kMinSigDigits - dweight, scale_, base.scale_);
+  const int rscale = finish_rscale(kMinSigDigits - dweight, display_scale(), base.display_scale());
   const long double v = std::log(static_cast<long double>(to_double())) /
                         std::log(static_cast<long double>(base.to_double()));
   return from_long_double(v, rscale);
@@ -606,7 +626,7 @@ Result<Numeric> Numeric::exp() const {
   if (special_ == Special::kNegInf) return from_int(0);
   double val = to_double() * 0.434294481903252;
   val = std::clamp(val, -2000.0, 2000.0);
-  const int rscale = finish_rscale(kMinSigDigits - static_cast<int>(val), scale_, 0);
+  const int rscale = finish_rscale(kMinSigDigits - static_cast<int>(val), display_scale(), 0);
   return from_long_double(std::exp(static_cast<long double>(to_double())), rscale);
 }
 
@@ -632,7 +652,8 @@ Result<Numeric> Numeric::pow(const Numeric& o) const {
   }
   const double val = is_zero() ? 0.0 : o.to_double() * std::log10(std::fabs(to_double()));
   if (val > 40) return numeric_overflow();
-  const int rscale = finish_rscale(kMinSigDigits - static_cast<int>(std::max(val, -2000.0)), scale_, o.scale_);
+  const int rscale =
+      finish_rscale(kMinSigDigits - static_cast<int>(std::max(val, -2000.0)), display_scale(), o.display_scale());
   if (int_exp) {
     auto e = oi.to_int64();
     if (e.ok() && *e >= -1000 && *e <= 1000) {

@@ -10,8 +10,11 @@
 // Differences from PostgreSQL (whose NUMERIC has ~131072 digits), chosen like
 // Materialize's 39-digit numeric: a result whose integer part needs more than
 // 38 digits is an error (22003 "value overflows numeric format"); a result
-// that needs more than 38 digits in total keeps fewer fractional digits
-// (rounded half away from zero); scale is capped at 38.
+// that needs more than 38 significant digits keeps fewer fractional digits
+// (rounded half away from zero); scale is capped at 38. A value that is exact
+// in 38 digits keeps PostgreSQL's display scale even where showing it takes
+// more digits (2500.0000000000000000 squared is 6250000 followed by 32 zero
+// fractional digits): `pad` counts the zeros shown past the coefficient.
 //
 // Result scales follow PostgreSQL: + - : max of scales; * : sum of scales;
 // / : select_div_scale (at least 16 significant digits); % : max of scales.
@@ -39,6 +42,12 @@ class Numeric {
   constexpr Numeric() = default;
   // REQUIRES: |coef| < 10^38, 0 <= scale <= kMaxScale.
   static Numeric from_parts(i128 coef, int scale) { return Numeric(coef, scale, Special::kFinite); }
+  // The parts of coef(), scale() and pad() of a finite value, as stored.
+  static Numeric from_stored(i128 coef, int scale, int pad) {
+    Numeric n(coef, scale, Special::kFinite);
+    n.pad_ = static_cast<uint8_t>(pad);
+    return n;
+  }
   static Numeric nan() { return Numeric(0, 0, Special::kNaN); }
   static Numeric infinity(bool negative) {
     return Numeric(0, 0, negative ? Special::kNegInf : Special::kPosInf);
@@ -52,8 +61,12 @@ class Numeric {
   // NaN/Infinity/inf in any case. 22P02 on bad syntax.
   static Result<Numeric> parse(std::string_view text);
 
+  // The value is coef() * 10^-scale(); it prints with display_scale()
+  // fractional digits, the last pad() of them zeros beyond the coefficient.
   i128 coef() const { return coef_; }
   int scale() const { return scale_; }
+  int pad() const { return pad_; }
+  int display_scale() const { return scale_ + pad_; }
   Special special() const { return special_; }
   bool is_finite() const { return special_ == Special::kFinite; }
   bool is_nan() const { return special_ == Special::kNaN; }
@@ -95,7 +108,7 @@ class Numeric {
   Numeric trunc(int n) const;
   Result<Numeric> ceil() const;
   Result<Numeric> floor() const;
-  // Smallest scale that represents the same value (1.500 -> 1.5).
+  // Smallest scale that represents the same value (1.500 -> 1.5), no pad.
   Numeric normalized() const;
   // numeric(p,s) coercion: round to s, then 22003 "numeric field overflow"
   // unless |value| < 10^(p-s). typmod -1: unchanged.
@@ -110,18 +123,24 @@ class Numeric {
   }
 
  private:
-  constexpr Numeric(i128 coef, int scale, Special sp)
-      : coef_(coef), scale_(static_cast<int16_t>(scale)), special_(sp) {}
+  constexpr Numeric(i128 coef, int scale, Special sp, int pad = 0)
+      : coef_(coef), scale_(static_cast<int16_t>(scale)), special_(sp), pad_(static_cast<uint8_t>(pad)) {}
 
   i128 coef_ = 0;
   int16_t scale_ = 0;
   Special special_ = Special::kFinite;
+  uint8_t pad_ = 0;  // scale_ + pad_ <= kMaxScale
 };
 
 // Builds a Numeric from sign, magnitude and scale, rounding away fractional
 // digits past 38 significant digits or kMaxScale; 22003 if the integer part
-// does not fit. Exposed for the row codec and binary I/O.
-Result<Numeric> make_numeric(bool negative, const U256& magnitude, int scale);
+// does not fit. It shows `display_scale` fractional digits (at least `scale`,
+// at most kMaxScale) when no digit was rounded away, else as many as it
+// keeps. Exposed for the row codec and binary I/O.
+Result<Numeric> make_numeric(bool negative, const U256& magnitude, int scale, int display_scale);
+inline Result<Numeric> make_numeric(bool negative, const U256& magnitude, int scale) {
+  return make_numeric(negative, magnitude, scale, scale);
+}
 Status numeric_overflow();
 
 }  // namespace tandem

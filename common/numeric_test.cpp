@@ -66,6 +66,28 @@ TEST_CASE("numeric arithmetic scales follow PostgreSQL", "[numeric]") {
   CHECK(S(N("NaN").add(N("1"))) == "NaN");
 }
 
+TEST_CASE("numeric results exact in 38 digits keep PostgreSQL's display scale", "[numeric]") {
+  // Each shown with more than 38 digits; the value itself has few.
+  const std::string big = "6250000.00000000000000000000000000000000";
+  CHECK(S(N("2500.0000000000000000").mul(N("2500.0000000000000000"))) == big);
+  CHECK(N(big.c_str()).to_string() == big);
+  CHECK(S(N(big.c_str()).add(N("1"))) == "6250001.00000000000000000000000000000000");
+  CHECK(S(N(big.c_str()).add(N("1.5"))) == "6250001.50000000000000000000000000000000");
+  CHECK(S(N(big.c_str()).sub(N(big.c_str()))) == "0.00000000000000000000000000000000");
+  CHECK(S(N(big.c_str()).div(N("2"))) == "3125000.00000000000000000000000000000000");
+  CHECK(S(N(big.c_str()).mod(N("7"))) == "1.00000000000000000000000000000000");
+  CHECK(S(N(big.c_str()).round(33)) == "6250000.000000000000000000000000000000000");
+  CHECK(S(N(big.c_str()).round(2)) == "6250000.00");
+  CHECK(N(big.c_str()).trunc(1).to_string() == "6250000.0");
+  CHECK(N(big.c_str()).neg().to_string() == "-" + big);
+  CHECK(N(big.c_str()).normalized().to_string() == "6250000");
+  CHECK(N(big.c_str()).compare(N("6250000")) == 0);
+  CHECK(N("100000000000000000000000000000000000.000").to_string() == "100000000000000000000000000000000000.000");
+  // Digits that do not fit are rounded away, and not shown as zeros.
+  CHECK(S(N("1.0000000000000000001").mul(N("1234567.0000000000000000001"))) ==
+        "1234567.0000000000001234568000000000000");
+}
+
 TEST_CASE("numeric rounding and conversions", "[numeric]") {
   CHECK(S(N("2.5").round(0)) == "3");
   CHECK(S(N("-2.5").round(0)) == "-3");

@@ -83,7 +83,7 @@ void encode_numeric(std::string* out, const Numeric& n, bool normalize) {
     case Numeric::Special::kNegInf: out->push_back(static_cast<char>(kNumNegInf)); return;
     case Numeric::Special::kFinite: break;
   }
-  const int display_scale = normalize ? 0 : n.scale();
+  const int display_scale = normalize ? 0 : n.display_scale();
   if (n.coef() == 0) {
     out->push_back(static_cast<char>(kNumZero));
     out->push_back(static_cast<char>(display_scale));
@@ -138,9 +138,15 @@ Numeric decode_numeric(const char*& p) {
     coef /= 10;
     ++shift;
   }
+  // Zeros past 38 digits are shown, not stored.
+  int pad = 0;
+  while (shift > 0 && (shift > Numeric::kMaxDigits || coef >= pow10_128(Numeric::kMaxDigits - shift))) {
+    --shift;
+    ++pad;
+  }
   coef *= pow10_128(shift);
   const i128 c = static_cast<i128>(coef);
-  return Numeric::from_parts(neg ? -c : c, scale);
+  return Numeric::from_stored(neg ? -c : c, scale - pad, pad);
 }
 
 void encode_string(std::string* out, std::string_view s) {

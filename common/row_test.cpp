@@ -87,7 +87,7 @@ int compare_rows_sql(const std::vector<Datum>& a, const std::vector<Datum>& b) {
 bool same_representation(const std::vector<Datum>& a, const std::vector<Datum>& b, size_t upto = SIZE_MAX) {
   for (size_t k = 0; k < a.size() && k < upto; ++k) {
     if (a[k].kind() == DatumKind::kNumeric && b[k].kind() == DatumKind::kNumeric &&
-        a[k].as_numeric().scale() != b[k].as_numeric().scale())
+        a[k].as_numeric().display_scale() != b[k].as_numeric().display_scale())
       return false;
     if (a[k].kind() == DatumKind::kInterval && b[k].kind() == DatumKind::kInterval &&
         !(a[k].as_interval() == b[k].as_interval()))
@@ -174,6 +174,27 @@ TEST_CASE("numeric key mode makes SQL-equal numerics byte-equal", "[row]") {
         Row::pack_one(Datum::from_numeric(*Numeric::parse("1.5"))));
   CHECK(unpack_one(Row::pack_one(Datum::from_numeric(*Numeric::parse("-0.0150")))).as_numeric().to_string() ==
         "-0.0150");
+}
+
+TEST_CASE("numerics shown past 38 digits keep their zeros through rows and datums", "[row]") {
+  // 2500.0000000000000000 squared: 7 integer and 32 fractional digits.
+  const char* text = "6250000.00000000000000000000000000000000";
+  const Numeric n = *Numeric::parse(text);
+  CHECK(n.display_scale() == 32);
+  CHECK(n.pad() > 0);
+  CHECK(Datum::from_numeric(n).as_numeric().to_string() == text);
+  const Datum back = unpack_one(Row::pack_one(Datum::from_numeric(n)));
+  CHECK(back.as_numeric().to_string() == text);
+  CHECK(back.as_numeric().display_scale() == 32);
+  CHECK(unpack_one(Row::pack_one(Datum::from_numeric(n.neg()))).as_numeric().to_string() == std::string("-") + text);
+  // Key mode: equal to 6250000.
+  std::string a, b;
+  RowPacker pa(&a), pb(&b);
+  pa.set_normalize_numeric(true);
+  pb.set_normalize_numeric(true);
+  pa.push(Datum::from_numeric(n));
+  pb.push(Datum::from_numeric(Numeric::from_int(6250000)));
+  CHECK(a == b);
 }
 
 TEST_CASE("NULLs sort last and rows hash consistently", "[row]") {

@@ -50,13 +50,14 @@ void send_numeric(const Numeric& n, std::string* out) {
     case Numeric::Special::kNegInf: header(0, 0, kNumericNInf, 0); return;
     case Numeric::Special::kFinite: break;
   }
-  const int scale = n.scale();
+  const int scale = n.display_scale();
   u128 mag = n.coef() < 0 ? u128(0) - u128(n.coef()) : u128(n.coef());
   std::string dec;
   while (mag) {
     dec.insert(dec.begin(), static_cast<char>('0' + static_cast<int>(mag % 10)));
     mag /= 10;
   }
+  if (!dec.empty()) dec.append(static_cast<size_t>(n.pad()), '0');
   if (dec.size() < static_cast<size_t>(scale)) dec.insert(0, scale - dec.size(), '0');
   std::string ip = dec.substr(0, dec.size() - scale), fp = dec.substr(dec.size() - scale);
   ip.insert(0, (4 - ip.size() % 4) % 4, '0');

@@ -16,9 +16,10 @@ U256 negate(const U256& v) { return sub(U256(), v); }
 
 }  // namespace
 
-void SumAccumulator::add_scale(int scale, i128 count, const U256& coef_sum) {
-  auto it = std::find_if(scales_.begin(), scales_.end(), [&](const ScaleSum& s) { return s.scale == scale; });
-  if (it == scales_.end()) it = scales_.insert(scales_.end(), ScaleSum{scale, 0, U256()});
+void SumAccumulator::add_scale(int scale, int display_scale, i128 count, const U256& coef_sum) {
+  auto it = std::find_if(scales_.begin(), scales_.end(),
+                         [&](const ScaleSum& s) { return s.scale == scale && s.display_scale == display_scale; });
+  if (it == scales_.end()) it = scales_.insert(scales_.end(), ScaleSum{scale, display_scale, 0, U256()});
   if (__builtin_add_overflow(it->count, count, &it->count)) overflowed_ = true;
   it->coef_sum = add(it->coef_sum, coef_sum);
   if (it->count == 0 && it->coef_sum.is_zero()) scales_.erase(it);
@@ -33,7 +34,7 @@ void SumAccumulator::add_numeric(const Numeric& v, Diff diff) {
   }
   // |coef · diff| < 10^38 · 2^63 < 2^190: exact in 256 bits.
   U256 term = mul128(magnitude(v.coef()), magnitude(diff));
-  add_scale(v.scale(), diff, (v.coef() < 0) != (diff < 0) ? negate(term) : term);
+  add_scale(v.scale(), v.display_scale(), diff, (v.coef() < 0) != (diff < 0) ? negate(term) : term);
 }
 
 void SumAccumulator::add_float(double v, Diff diff) {
@@ -52,7 +53,7 @@ void SumAccumulator::merge(const SumAccumulator& other) {
   neg_infs_ += other.neg_infs_;
   exact_.merge(other.exact_);
   overflowed_ = overflowed_ || other.overflowed_;
-  for (const ScaleSum& s : other.scales_) add_scale(s.scale, s.count, s.coef_sum);
+  for (const ScaleSum& s : other.scales_) add_scale(s.scale, s.display_scale, s.count, s.coef_sum);
 }
 
 bool SumAccumulator::is_zero() const {
@@ -66,7 +67,11 @@ Result<Numeric> SumAccumulator::numeric_sum() const {
   // The largest scale present (an entry whose count and sum are both zero
   // is erased, so for valid input these are the scales of current values).
   int scale = 0;
-  for (const ScaleSum& s : scales_) scale = std::max(scale, s.scale);
+  int display_scale = 0;
+  for (const ScaleSum& s : scales_) {
+    scale = std::max(scale, s.scale);
+    display_scale = std::max(display_scale, s.display_scale);
+  }
   // Positive and negative terms apart, each brought to `scale`; a term or a
   // side past 2^256 is far past 38 digits (unless the sum cancels: a limit
   // only multiplicities near 2^63 reach).
@@ -82,7 +87,8 @@ Result<Numeric> SumAccumulator::numeric_sum() const {
     if (side < before) return numeric_overflow();
   }
   const bool is_negative = positive < negative;
-  return make_numeric(is_negative, is_negative ? sub(negative, positive) : sub(positive, negative), scale);
+  return make_numeric(is_negative, is_negative ? sub(negative, positive) : sub(positive, negative), scale,
+                      display_scale);
 }
 
 Result<double> SumAccumulator::float_sum() const {

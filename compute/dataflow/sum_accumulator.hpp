@@ -55,12 +55,14 @@ class SumAccumulator {
   Result<Datum> sum_datum(bool numeric) const;
 
  private:
+  // The terms of one coefficient scale and one display scale.
   struct ScaleSum {
     int scale = 0;
+    int display_scale = 0;
     i128 count = 0;
     U256 coef_sum;  // two's complement, so any order of terms is exact
   };
-  void add_scale(int scale, i128 count, const U256& coef_sum);
+  void add_scale(int scale, int display_scale, i128 count, const U256& coef_sum);
 
   i128 nans_ = 0;
   i128 pos_infs_ = 0;

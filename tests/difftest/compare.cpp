@@ -1,6 +1,7 @@
 #include "tests/difftest/compare.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 
@@ -133,6 +134,16 @@ bool same_rows(const std::vector<Row>& a, const std::vector<Row>& b, const std::
 }
 
 }  // namespace
+
+bool chooses_group_member(const std::string& sql) {
+  std::string upper;
+  upper.reserve(sql.size());
+  for (char ch : sql) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  for (const char* word : {"GROUP BY", "DISTINCT", "UNION", "INTERSECT", "EXCEPT", "MIN(", "MAX("}) {
+    if (upper.find(word) != std::string::npos) return true;
+  }
+  return false;
+}
 
 const char* failure_kind_name(FailureKind k) {
   switch (k) {

@@ -49,7 +49,17 @@ struct CompareOptions {
   // constants, evaluates an initplan lazily; tandem evaluates where its
   // plan does), so such a pair is counted apart (kOneSidedDataError).
   bool strict_errors = false;
+  // Rows equal by value whose numerics print with different scales, from a
+  // statement that chooses one member of a group of equal numerics (GROUP
+  // BY, DISTINCT, a set operation, min / max: `1` and `1.000` are one
+  // group, and either may be shown): wrong only when strict.
+  bool strict_numeric_members = false;
 };
+
+// True when `sql` may show one chosen member of a group of equal values:
+// it groups (GROUP BY, DISTINCT, UNION / INTERSECT / EXCEPT) or takes a
+// min() / max().
+bool chooses_group_member(const std::string& sql);
 
 Comparison compare(const Result& pg, const Result& td, bool ordered, const CompareOptions& opts);
 

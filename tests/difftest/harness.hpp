@@ -43,6 +43,7 @@ struct Stats {
   long error_match = 0;  // both failed, same SQLSTATE class
   long error_class_differs = 0;  // both failed, different classes (in error_match)
   long one_sided_data_errors = 0;  // only one side failed, with class 22 or 21
+  long other_group_member = 0;  // equal by value, another member of a numeric group shown
   long minimised = 0;
   std::uint64_t first_seed = 0;
   std::uint64_t last_seed = 0;

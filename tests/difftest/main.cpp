@@ -34,6 +34,10 @@ queries, views, indexes, materialized views and data changes.
   --list-features        print the feature names and exit
   --no-rollback          same as --disable rollback
   --numeric-by-value     numeric values equal by value whatever their scale
+  --strict-numeric-members
+                         numerics equal by value but printed with another
+                         scale are wrong even where the statement groups or
+                         takes min / max (default: counted apart)
   --ignore-types         do not compare result column types
   --strict-error-class   two errors of different SQLSTATE classes are wrong
                          (default: an error match, counted apart)
@@ -124,6 +128,8 @@ bool parse(int argc, char** argv, td::Options& o, std::string* error) {
     } else if (name == "--strict-errors") {
       o.compare.strict_errors = true;
       o.compare.strict_error_class = true;
+    } else if (name == "--strict-numeric-members") {
+      o.compare.strict_numeric_members = true;
     } else if (name == "--strict-error-class") {
       o.compare.strict_error_class = true;
     } else if (name == "--ignore-types") {
@@ -229,6 +235,12 @@ int main(int argc, char** argv) {
   if (stats.one_sided_data_errors > 0) {
     std::cout << "difftest: " << stats.one_sided_data_errors
               << " statements failed with a data error on one side only (--strict-errors)" << std::endl;
+  }
+  if (stats.other_group_member > 0) {
+    std::cout << "difftest: " << stats.other_group_member
+              << " answers showed another member of a group of equal numerics, such as 1.000 for 1"
+                 " (--strict-numeric-members)"
+              << std::endl;
   }
   if (stats.error_class_differs > 0) {
     std::cout << "difftest: " << stats.error_class_differs

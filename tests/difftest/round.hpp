@@ -46,8 +46,10 @@ class Round {
   bool check_query(const Query& q, int number);
   bool check_views(const std::string& when);
   bool change_data(int step);
-  // Counts one comparison; true when it was wrong.
-  bool account(const Comparison& c);
+  // Counts one comparison of `sql`'s outcome; true when it was wrong.
+  bool account(const Comparison& c, const std::string& sql);
+  // `sql` with the bodies of the views it reads, transitively.
+  std::string with_view_bodies(const std::string& sql) const;
   void cleanup();
 
   // Repro candidates for a failure of `check` (with `subject` for "{Q}").
