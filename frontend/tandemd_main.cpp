@@ -37,7 +37,14 @@ Usage: tandemd [OPTIONS]
   --data-dir DIR           data directory, created if missing (default ./data)
   --log-level LEVEL        trace, debug, info, warn, error (default info);
                            debug logs each statement
-  --max-connections N      maximum concurrent client connections (default 1000)
+  --max-connections N      maximum concurrent client sessions (default 1000)
+  --max-startup-connections N
+                           maximum connections not yet authenticated, counted
+                           apart from the sessions (default 100)
+  --auth-timeout MS        close a connection that has not finished startup and
+                           authentication within MS milliseconds (default 60000)
+  --auth-failure-delay MS  answer a failed password after MS milliseconds
+                           (default 500; 0 answers at once)
   --password-file FILE     require SCRAM-SHA-256 passwords from FILE (lines user:password);
                            without it any user is trusted
   --max-message-size BYTES largest accepted protocol message (default 67108864)
@@ -137,6 +144,14 @@ int main(int argc, char** argv) {
     } else if (arg == "--max-connections") {
       if (!parse_size(value, &options.max_connections) || options.max_connections == 0)
         return usage_error("invalid --max-connections \"" + value + "\"");
+    } else if (arg == "--max-startup-connections") {
+      if (!parse_size(value, &options.max_startup_connections) || options.max_startup_connections == 0)
+        return usage_error("invalid --max-startup-connections \"" + value + "\"");
+    } else if (arg == "--auth-timeout" || arg == "--auth-failure-delay") {
+      size_t ms = 0;
+      if (!parse_size(value, &ms) || (arg == "--auth-timeout" && ms == 0) || ms > 3'600'000)
+        return usage_error("invalid " + arg + " \"" + value + "\" (milliseconds)");
+      (arg == "--auth-timeout" ? options.auth_timeout : options.auth_failure_delay) = std::chrono::milliseconds(ms);
     } else if (arg == "--password-file") {
       options.password_file = value;
     } else if (arg == "--max-message-size") {

@@ -253,7 +253,7 @@ FrontendDecodeResult MessageDecoder::try_decode(std::span<const uint8_t> buffer)
   const size_t frame = kMessageHeaderSize + body_size;
   if (buffer.size() < frame) return FrontendDecodeResult::need_more(frame);
   Result<FrontendMessage> m = decode_body(type, buffer.subspan(kMessageHeaderSize, body_size));
-  if (!m.ok()) return FrontendDecodeResult::error(std::move(m).take_status());
+  if (!m.ok()) return FrontendDecodeResult::malformed(std::move(m).take_status(), frame);
   return FrontendDecodeResult::decoded(std::move(m).value(), frame);
 }
 

@@ -67,6 +67,14 @@ class DecodeResult {
     r.status_ = std::move(s);
     return r;
   }
+  // A well-framed message whose body is malformed: the stream stays in
+  // step, so the receiver may report the error and skip `frame` bytes.
+  static DecodeResult malformed(Status s, size_t frame) {
+    DecodeResult r = error(std::move(s));
+    r.size_ = frame;
+    r.skippable_ = true;
+    return r;
+  }
 
   Kind kind() const { return kind_; }
   bool needs_more() const { return kind_ == Kind::kNeedMore; }
@@ -81,10 +89,14 @@ class DecodeResult {
   const Message& message() const { return message_; }
   // REQUIRES: is_error().
   const Status& status() const { return status_; }
+  // REQUIRES: is_error(). True for a malformed body in a sound frame; then
+  // consumed() is the frame's size.
+  bool skippable() const { return skippable_; }
 
  private:
   DecodeResult() = default;
   Kind kind_ = Kind::kNeedMore;
+  bool skippable_ = false;
   size_t size_ = 0;
   Message message_{};
   Status status_;

@@ -371,6 +371,21 @@ TEST_CASE("malformed frontend messages are protocol violations", "[pgwire][codec
   CHECK_THAT(decode_error(frame('f', "no nul")).message(), Catch::Contains("invalid CopyFail message"));
 }
 
+TEST_CASE("a malformed body in a sound frame can be skipped; a broken frame cannot", "[pgwire][codec]") {
+  MessageDecoder d(kDefaultMaxMessageSize);
+  const std::string nul_inside = frame('Q', cstr("SELECT 1") + cstr("x"));
+  FrontendDecodeResult body = d.try_decode(bytes_of(nul_inside + frame('S', "")));
+  REQUIRE(body.is_error());
+  CHECK(body.skippable());
+  CHECK(body.consumed() == nul_inside.size());
+  FrontendDecodeResult header = d.try_decode(bytes_of(std::string("Q") + be32(3)));
+  REQUIRE(header.is_error());
+  CHECK_FALSE(header.skippable());
+  FrontendDecodeResult type = d.try_decode(bytes_of("Z"));
+  REQUIRE(type.is_error());
+  CHECK_FALSE(type.skippable());
+}
+
 TEST_CASE("malformed 'p' payloads are rejected by the parse helpers", "[pgwire][codec]") {
   auto pm = [](const std::string& body) { return PasswordMessage{body}; };
   const std::string no_nul = "abc";

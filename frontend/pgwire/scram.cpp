@@ -104,8 +104,6 @@ Result<std::string> ScramServer::handle_client_final(std::string_view client_fin
   const std::optional<std::string> proof = scram::base64_decode(*proof_text);
   if (!proof || proof->size() != scram::kKeyLength) return malformed("invalid ClientProof");
 
-  if (doomed_) return auth_failed();
-
   const scram::Key salted = scram::salted_password(password_, salt_, iterations_);
   const scram::Keys keys = scram::derive_keys(salted);
   std::string auth_message;
@@ -119,7 +117,10 @@ Result<std::string> ScramServer::handle_client_final(std::string_view client_fin
   for (size_t i = 0; i < client_key.size(); ++i) {
     client_key[i] = static_cast<uint8_t>(static_cast<uint8_t>((*proof)[i]) ^ client_signature[i]);
   }
-  if (!scram::constant_time_equal(scram::sha256(client_key), keys.stored_key)) return auth_failed();
+  // An unknown user's exchange does all the same work, then fails: its
+  // answer takes as long as a wrong password's.
+  const bool proven = scram::constant_time_equal(scram::sha256(client_key), keys.stored_key);
+  if (!proven || doomed_) return auth_failed();
 
   const scram::Key server_signature = scram::signature(keys.server_key, auth_message);
   state_ = State::kAuthenticated;

@@ -50,7 +50,10 @@ Status protocol_violation(std::string message) {
 }  // namespace
 
 Connection::Connection(asio::ip::tcp::socket socket, ServerContext& context)
-    : socket_(std::move(socket)), context_(context), decoder_(context.options.max_message_size) {
+    : socket_(std::move(socket)),
+      context_(context),
+      decoder_(context.options.max_message_size),
+      startup_deadline_(socket_.get_executor()) {
   in_.resize(kReadChunk);
   out_.reserve(kReadChunk);
 }
@@ -58,6 +61,7 @@ Connection::Connection(asio::ip::tcp::socket socket, ServerContext& context)
 Connection::~Connection() {
   if (cancel_key_) context_.cancels.remove(cancel_key_->process_id);
   if (counted_) context_.connections.remove();
+  if (startup_counted_) context_.connections.remove_startup();
 }
 
 void Connection::shutdown() {
@@ -180,7 +184,29 @@ awaitable<void> Connection::run() {
   auto endpoint = socket_.remote_endpoint(ec);
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
   std::string peer = ec ? std::string("?") : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
-  if (co_await startup()) {
+  startup_counted_ = context_.connections.try_add_startup(context_.options.max_startup_connections);
+  if (!startup_counted_) {
+    spdlog::warn("connection from {} refused: {} connections are in startup", peer,
+                 context_.options.max_startup_connections);
+    fatal(Status::error(sqlstate::kTooManyConnections, "sorry, too many clients already"));
+    co_await flush();
+    socket_.close(ec);
+    co_return;
+  }
+  startup_deadline_.expires_after(context_.options.auth_timeout);
+  startup_deadline_.async_wait([weak = weak_from_this(), peer](const boost::system::error_code& e) {
+    auto self = weak.lock();
+    if (e || !self || self->phase_ != Phase::kStartup) return;
+    spdlog::warn("connection from {} closed: startup and authentication took longer than {} ms", peer,
+                 self->context_.options.auth_timeout.count());
+    boost::system::error_code ignored;
+    self->socket_.close(ignored);
+  });
+  const bool started = co_await startup();
+  startup_deadline_.cancel();
+  context_.connections.remove_startup();
+  startup_counted_ = false;
+  if (started) {
     spdlog::info("connection from {} user={} database={}", peer, session_->user(), session_->database());
     co_await serve();
   }
@@ -243,12 +269,12 @@ awaitable<bool> Connection::startup() {
       fatal(Status::error(sqlstate::kAdminShutdown, "the database system is shutting down"));
       co_return false;
     }
+    if (!co_await authenticate()) co_return false;
     if (!context_.connections.try_add(context_.options.max_connections)) {
       fatal(Status::error(sqlstate::kTooManyConnections, "sorry, too many clients already"));
       co_return false;
     }
     counted_ = true;
-    if (!co_await authenticate()) co_return false;
 
     writer_.authentication_ok();
     for (auto& [key, value] : startup_vars) {
@@ -338,6 +364,11 @@ awaitable<bool> Connection::authenticate() {
   auto server_final = scram.handle_client_final(final_message->as_sasl_response());
   if (!server_final.ok() || !password) {
     spdlog::warn("password authentication failed for user \"{}\"", user);
+    if (context_.options.auth_failure_delay.count() > 0) {
+      asio::steady_timer delay(socket_.get_executor(), context_.options.auth_failure_delay);
+      boost::system::error_code ignored;
+      co_await delay.async_wait(asio::redirect_error(use_awaitable, ignored));
+    }
     fatal(server_final.ok() ? auth_failed() : server_final.status());
     co_return false;
   }
@@ -355,6 +386,17 @@ awaitable<void> Connection::serve() {
       co_await flush();
       if (phase_ == Phase::kDone) break;
       if (!co_await fill(r.bytes_needed())) break;
+      continue;
+    }
+    if (r.is_error() && r.skippable()) {
+      // PostgreSQL's "invalid message format": an error, not the end of the
+      // session. A malformed Query ends its query cycle; any other message
+      // skips to the next Sync, as extended-protocol errors do.
+      const bool query = pending()[0] == 'Q';
+      consume(r.consumed());
+      if (phase_ == Phase::kDrainUntilSync) continue;
+      report_error(r.status(), !query);
+      if (query) ready_for_query();
       continue;
     }
     if (r.is_error()) {

@@ -21,6 +21,7 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "frontend/pgwire/backend_writer.hpp"
 #include "frontend/pgwire/codec.hpp"
@@ -102,6 +103,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::unique_ptr<Session> session_;
   std::optional<CancelRegistry::Key> cancel_key_;
   bool counted_ = false;
+  bool startup_counted_ = false;  // in ConnectionCounter's startup count
+  // Startup and authentication end by this deadline, or the socket closes.
+  boost::asio::steady_timer startup_deadline_;
   std::vector<std::pair<std::string, std::string>> pending_parameters_;
 };
 

@@ -33,6 +33,12 @@ using tandem::pgwire::FrontendWriter;
 
 namespace {
 
+std::string be32_of(uint32_t v) {
+  std::string s(4, '\0');
+  for (int i = 0; i < 4; ++i) s[i] = static_cast<char>(v >> (24 - 8 * i));
+  return s;
+}
+
 struct Frame {
   char type;
   std::string body;
@@ -189,6 +195,27 @@ TEST_CASE("an extended-protocol error skips to Sync, then the session goes on") 
   h.send(out);
   CHECK(h.read_until_ready() == "EZ");
   CHECK(h.read_until_ready() == "1tT2DCZ");
+}
+
+TEST_CASE("a NUL byte inside a message is an error, and the session goes on") {
+  Harness h;
+  h.startup();
+  // A simple Query whose text holds a NUL: ErrorResponse, ReadyForQuery.
+  std::string body = std::string("SELECT 1") + '\0' + "; DROP TABLE t" + '\0';
+  std::string query = std::string("Q") + be32_of(static_cast<uint32_t>(body.size() + 4)) + body;
+  h.send(query);
+  CHECK(h.read_until_ready() == "EZ");
+  CHECK(h.last_status() == 'I');
+  // A Parse with a NUL inside its text: an error that skips to Sync.
+  std::string parse_body = std::string("") + '\0' + "SELECT 1" + '\0' + "x" + '\0' + std::string(2, '\0');
+  std::string out = std::string("P") + be32_of(static_cast<uint32_t>(parse_body.size() + 4)) + parse_body;
+  FrontendWriter w(out);
+  w.bind("", "", {}, {}, {});
+  w.execute("", 0);
+  w.sync();
+  h.send(out);
+  CHECK(h.read_until_ready() == "EZ");
+  CHECK(h.run("SELECT 1") == "TDCZ");
 }
 
 TEST_CASE("named portals suspend at the row limit and resume") {

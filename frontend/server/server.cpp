@@ -10,6 +10,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
@@ -54,15 +55,24 @@ struct Server::Impl {
 };
 
 asio::awaitable<void> Server::Impl::accept_loop() {
+  std::chrono::milliseconds backoff(0);
   for (;;) {
     asio::io_context& target = *io_contexts[next_context++ % io_contexts.size()];
     boost::system::error_code ec;
     asio::ip::tcp::socket socket = co_await acceptor->async_accept(target, asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
       if (shutting_down.load() || ec == asio::error::operation_aborted) co_return;
-      spdlog::warn("accept failed: {}", ec.message());
+      // Out of descriptors or memory: the pending connection stays in the
+      // backlog, so accepting again at once would spin. Wait, longer each
+      // time, until an accept succeeds; log once per such episode.
+      if (backoff.count() == 0) spdlog::warn("accept failed: {}; retrying with backoff", ec.message());
+      backoff = std::min(std::max(backoff * 2, std::chrono::milliseconds(10)), std::chrono::milliseconds(1000));
+      asio::steady_timer wait(*io_contexts[0], backoff);
+      co_await wait.async_wait(asio::redirect_error(asio::use_awaitable, ec));
       continue;
     }
+    if (backoff.count() != 0) spdlog::info("accepting connections again");
+    backoff = std::chrono::milliseconds(0);
     auto connection = std::make_shared<Connection>(std::move(socket), context);
     {
       std::lock_guard lock(mu);

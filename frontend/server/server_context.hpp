@@ -19,9 +19,20 @@ namespace tandem::frontend {
 class Adapter;
 
 // Counts authenticated connections, for --max-connections and for shutdown,
-// which waits (without polling) until every connection has closed.
+// which waits (without polling) until every connection has closed; and,
+// apart, connections still in startup or authentication.
 class ConnectionCounter {
  public:
+  bool try_add_startup(size_t limit) {
+    std::lock_guard lock(mu_);
+    if (startup_count_ >= limit) return false;
+    ++startup_count_;
+    return true;
+  }
+  void remove_startup() {
+    std::lock_guard lock(mu_);
+    --startup_count_;
+  }
   // Returns false (and counts nothing) when `limit` connections exist.
   bool try_add(size_t limit) {
     std::lock_guard lock(mu_);
@@ -46,6 +57,7 @@ class ConnectionCounter {
   std::mutex mu_;
   std::condition_variable cv_;
   size_t count_ = 0;
+  size_t startup_count_ = 0;
 };
 
 struct ServerContext {

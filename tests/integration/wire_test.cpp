@@ -118,26 +118,42 @@ TEST_CASE("a simple query with several statements answers each") {
   CHECK(types_of(empty) == "IZ");
 }
 
-TEST_CASE("a malformed message closes only that connection with 08P01") {
+TEST_CASE("a malformed message body is an error; a broken frame closes only that connection") {
   RawClient bystander(server().port());
   bystander.startup();
   RawClient client(server().port());
   client.startup();
-  // Bind whose parameter count overruns the message.
-  client.send(std::string("B\x00\x00\x00\x0a\x00\x00\x00\x00\x7f", 10) + std::string("\x7f", 1));
-  auto f = client.read();
-  REQUIRE(f);
-  CHECK(f->type == 'E');
-  CHECK(error_field(*f, 'C') == "08P01");
-  CHECK(error_field(*f, 'S') == "FATAL");
-  CHECK(client.closed());
-  // An unknown message type.
+  // Bind whose parameter count overruns the message: an ERROR, skipped to Sync.
+  std::string bad_bind = std::string("B\x00\x00\x00\x0a\x00\x00\x00\x00\x7f", 10) + std::string("\x7f", 1);
+  std::string sync;
+  FrontendWriter(sync).sync();
+  client.send(bad_bind + sync);
+  auto bind_reply = client.read_until_ready();
+  REQUIRE(bind_reply.size() == 2);
+  CHECK(error_field(bind_reply[0], 'C') == "08P01");
+  CHECK(error_field(bind_reply[0], 'S') == "ERROR");
+  // A NUL byte inside a query's text: an ERROR, and the session goes on.
+  const std::string text = std::string("SELECT 1") + '\0' + "; SELECT 2" + '\0';
+  const uint32_t len = static_cast<uint32_t>(text.size() + 4);
+  std::string query = "Q";
+  for (int i = 3; i >= 0; --i) query += static_cast<char>(len >> (8 * i));
+  client.send(query + text);
+  auto nul_reply = client.read_until_ready();
+  REQUIRE(nul_reply.size() == 2);
+  CHECK(error_field(nul_reply[0], 'C') == "08P01");
+  CHECK(error_field(nul_reply[0], 'S') == "ERROR");
+  std::string again;
+  FrontendWriter(again).query("SELECT 7");
+  client.send(again);
+  CHECK(types_of(client.read_until_ready()) == "TDCZ");
+  // An unknown message type: the frame cannot be trusted, FATAL.
   RawClient other(server().port());
   other.startup();
   other.send(std::string("!\x00\x00\x00\x04", 5));
   auto g = other.read();
   REQUIRE(g);
   CHECK(error_field(*g, 'C') == "08P01");
+  CHECK(error_field(*g, 'S') == "FATAL");
   CHECK(other.closed());
   // The bystander is unaffected.
   std::string out;
@@ -219,6 +235,69 @@ TEST_CASE("SCRAM-SHA-256 authentication with a password file") {
   auto unknown = connect("mallory", "secret");
   CHECK(!unknown.first);
   CHECK(unknown.second.find("password authentication failed") != std::string::npos);
+  std::remove(path);
+}
+
+TEST_CASE("failed logins are answered late; stalled startups neither hold sessions nor stay") {
+  char path[] = "/tmp/tandem-passwords-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  close(fd);
+  {
+    std::ofstream f(path);
+    f << "alice:secret\n";
+  }
+  TandemdProcess secured({"--password-file", path, "--max-connections", "1", "--max-startup-connections", "3",
+                          "--auth-timeout", "1500", "--auth-failure-delay", "300"});
+  auto connect = [&](const std::string& user, const std::string& password) {
+    std::string conninfo = secured.conninfo(user) + " password=" + password + " connect_timeout=10";
+    return PQconnectdb(conninfo.c_str());
+  };
+  // A wrong password and an unknown user both wait out the delay.
+  for (const char* user : {"alice", "mallory"}) {
+    const auto start = std::chrono::steady_clock::now();
+    PGconn* c = connect(user, "wrong");
+    CHECK(PQstatus(c) == CONNECTION_BAD);
+    CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(300));
+    PQfinish(c);
+  }
+  // Clients that stall inside SCRAM (startup sent, never answered); each is
+  // counted once its AuthenticationSASL arrives.
+  auto stall = [&](RawClient& r) {
+    std::string out;
+    std::pair<std::string_view, std::string_view> params[] = {{"user", "alice"}};
+    FrontendWriter(out).startup_message(params);
+    r.send(out);
+    auto sasl = r.read();
+    REQUIRE(sasl);
+    CHECK(sasl->type == 'R');
+  };
+  RawClient stalled_a(secured.port()), stalled_b(secured.port());
+  stall(stalled_a);
+  stall(stalled_b);
+  // They hold no session slot: the one session goes to a real user.
+  PGconn* real = connect("alice", "secret");
+  CHECK(PQstatus(real) == CONNECTION_OK);
+  // A third fills the startup slots: the next connection is refused.
+  RawClient stalled_c(secured.port());
+  stall(stalled_c);
+  RawClient refused(secured.port());
+  auto f = refused.read();
+  REQUIRE(f);
+  CHECK(error_field(*f, 'C') == "53300");
+  CHECK(refused.closed());
+  // Past --auth-timeout the stalled connections are closed, and so is one
+  // that never sends a startup packet.
+  CHECK(stalled_a.closed(5000));
+  CHECK(stalled_b.closed(5000));
+  CHECK(stalled_c.closed(5000));
+  RawClient silent(secured.port());
+  CHECK(silent.closed(5000));
+  // The session is unaffected.
+  PGresult* r = PQexec(real, "SELECT 1");
+  CHECK(PQresultStatus(r) == PGRES_TUPLES_OK);
+  PQclear(r);
+  PQfinish(real);
   std::remove(path);
 }
 
