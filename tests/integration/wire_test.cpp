@@ -27,6 +27,20 @@ TandemdProcess& server() {
   return process;
 }
 
+// A password file (lines user:password) for one test, removed after it.
+struct PasswordFile {
+  explicit PasswordFile(const std::string& contents) {
+    char name[] = "/tmp/tandem-passwords-XXXXXX";
+    const int fd = mkstemp(name);
+    REQUIRE(fd >= 0);
+    close(fd);
+    path = name;
+    std::ofstream(path) << contents;
+  }
+  ~PasswordFile() { std::remove(path.c_str()); }
+  std::string path;
+};
+
 std::string types_of(const std::vector<BackendFrame>& frames) {
   std::string s;
   for (const auto& f : frames) s += f.type;
@@ -210,15 +224,8 @@ TEST_CASE("the connection limit is enforced") {
 }
 
 TEST_CASE("SCRAM-SHA-256 authentication with a password file") {
-  char path[] = "/tmp/tandem-passwords-XXXXXX";
-  int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  close(fd);
-  {
-    std::ofstream f(path);
-    f << "# users\nalice:secret\nmz_system:root-pw\n";
-  }
-  TandemdProcess secured({"--password-file", path});
+  PasswordFile passwords("# users\nalice:secret\nmz_system:root-pw\n");
+  TandemdProcess secured({"--password-file", passwords.path});
   auto connect = [&](const std::string& user, const std::string& password) {
     std::string conninfo = secured.conninfo(user) + " password=" + password;
     PGconn* c = PQconnectdb(conninfo.c_str());
@@ -235,19 +242,11 @@ TEST_CASE("SCRAM-SHA-256 authentication with a password file") {
   auto unknown = connect("mallory", "secret");
   CHECK(!unknown.first);
   CHECK(unknown.second.find("password authentication failed") != std::string::npos);
-  std::remove(path);
 }
 
 TEST_CASE("failed logins are answered late; stalled startups neither hold sessions nor stay") {
-  char path[] = "/tmp/tandem-passwords-XXXXXX";
-  int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  close(fd);
-  {
-    std::ofstream f(path);
-    f << "alice:secret\n";
-  }
-  TandemdProcess secured({"--password-file", path, "--max-connections", "1", "--max-startup-connections", "3",
+  PasswordFile passwords("alice:secret\n");
+  TandemdProcess secured({"--password-file", passwords.path, "--max-connections", "1", "--max-startup-connections", "3",
                           "--auth-timeout", "1500", "--auth-failure-delay", "300"});
   auto connect = [&](const std::string& user, const std::string& password) {
     std::string conninfo = secured.conninfo(user) + " password=" + password + " connect_timeout=10";
@@ -298,7 +297,6 @@ TEST_CASE("failed logins are answered late; stalled startups neither hold sessio
   CHECK(PQresultStatus(r) == PGRES_TUPLES_OK);
   PQclear(r);
   PQfinish(real);
-  std::remove(path);
 }
 
 TEST_CASE("SIGTERM closes sessions with 57P01 and exits 0") {
