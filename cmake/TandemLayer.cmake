@@ -2,7 +2,7 @@
 #
 # One CMake library per top-level folder. Sources are every *.cpp below the
 # folder except unit tests (*_test.cpp, linked into <layer>_tests beside the
-# library and registered with ctest) and fuzz targets (*_fuzz.cpp, built only
+# library and registered with ctest when TANDEM_WITH_TESTS) and fuzz targets (*_fuzz.cpp, built only
 # with TANDEM_FUZZ). Includes are full paths from the repository root:
 # #include "common/status.hpp".
 function(tandem_layer)
@@ -29,7 +29,7 @@ function(tandem_layer)
     target_include_directories(${target} INTERFACE ${PROJECT_SOURCE_DIR})
     target_link_libraries(${target} INTERFACE ${L_DEPS})
   endif()
-  if(test_sources)
+  if(test_sources AND TANDEM_WITH_TESTS)
     add_executable(${L_NAME}_tests ${test_sources})
     target_link_libraries(${L_NAME}_tests PRIVATE ${target} ${L_TEST_DEPS} Catch2::Catch2WithMain)
     catch_discover_tests(${L_NAME}_tests TEST_PREFIX "${L_NAME}: ")

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages tandem needs to build, run and test.
+# Installs the Debian 12 packages tandem needs. With --run: only what
+# building and running tandemd needs (scripts/start.sh); without: also what
+# the tests, test tools and benchmarks need (scripts/test.sh).
 # Only missing packages are installed; a machine that has them all is left alone.
 set -euo pipefail
 
-PACKAGES=(
+RUN_PACKAGES=(
   g++ cmake ninja-build pkg-config ccache
-  libboost-dev librocksdb-dev libspdlog-dev libfmt-dev libssl-dev
-  libpq-dev libpqxx-dev catch2 libbenchmark-dev nlohmann-json3-dev
+  libboost-dev librocksdb-dev libspdlog-dev libfmt-dev libssl-dev nlohmann-json3-dev
+)
+TEST_PACKAGES=(
+  libpq-dev libpqxx-dev catch2 libbenchmark-dev
   postgresql postgresql-client
   clang libclang-rt-14-dev
   spin
 )
+
+PACKAGES=("${RUN_PACKAGES[@]}")
+if [ "${1:-}" != "--run" ]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
