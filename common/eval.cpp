@@ -8,6 +8,7 @@
 #include "common/eval_internal.hpp"
 #include "common/sqlstate.hpp"
 #include "common/value_io.hpp"
+#include "common/version.hpp"
 
 namespace tandem {
 namespace {
@@ -145,6 +146,20 @@ Result<Datum> eval_variadic(const CallVariadic& c, std::span<const Datum> row, E
       if (!ctx.mz_now) return Status::error(sqlstate::kFeatureNotSupported, "mz_now() is not available in this context");
       return Datum::from_mz_timestamp(*ctx.mz_now);
     case VariadicFunc::kPi: return Datum::from_float64(3.14159265358979323846);
+    case VariadicFunc::kVersion: return Datum::from_string(kVersionString);
+    case VariadicFunc::kMzVersion: return Datum::from_string(kMzVersionString);
+    case VariadicFunc::kCurrentUser:
+    case VariadicFunc::kCurrentDatabase:
+    case VariadicFunc::kCurrentSchema: {
+      if (ctx.session == nullptr) {
+        return Status::error(sqlstate::kFeatureNotSupported,
+                             std::string(func_name(c.func)) + " is not available in this context");
+      }
+      const std::string& v = c.func == VariadicFunc::kCurrentUser       ? ctx.session->user
+                             : c.func == VariadicFunc::kCurrentDatabase ? ctx.session->database
+                                                                        : ctx.session->schema;
+      return Datum::from_string(v);
+    }
     case VariadicFunc::kParameter:
       // A generic plan's placeholder is replaced by its value before
       // evaluation (planner/prepared_lookup.hpp).

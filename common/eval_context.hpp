@@ -11,16 +11,27 @@
 //    UTC, fixed for the statement; absent -> now() is 0A000.
 //  * mz_now: the query's timestamp (EpochMillis) for mz_now(); absent ->
 //    mz_now() is 0A000 (reads substitute it before compute sees the plan).
+//  * session: the session's user, database and current schema for
+//    current_user, current_database() and current_schema; absent -> 0A000
+//    (reads substitute them before compute sees the plan).
 // Threading: one context per evaluating thread.
 
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "common/row_arena.hpp"
 #include "common/status.hpp"
 
 namespace tandem {
+
+// What the session functions return.
+struct SessionValues {
+  std::string user;
+  std::string database;
+  std::string schema;  // the first schema of the search path
+};
 
 struct EvalContext {
   RowArena arena;
@@ -28,6 +39,7 @@ struct EvalContext {
   std::function<Status(double seconds)> sleep;
   std::optional<int64_t> statement_time;
   std::optional<uint64_t> mz_now;
+  const SessionValues* session = nullptr;
 };
 
 }  // namespace tandem

@@ -186,6 +186,14 @@ struct Catalog {
     fn("like_escape", {T::kText, T::kText, T::kText}, T::kBool, VariadicFunc::kLikeEscape);
     fn("ilike_escape", {T::kText, T::kText, T::kText}, T::kBool, VariadicFunc::kILikeEscape);
     fn("now", {}, T::kTimestampTz, VariadicFunc::kNow);
+    for (const char* name : {"current_user", "session_user", "current_role"}) {
+      fn(name, {}, T::kText, VariadicFunc::kCurrentUser);
+    }
+    fn("current_database", {}, T::kText, VariadicFunc::kCurrentDatabase);
+    fn("current_catalog", {}, T::kText, VariadicFunc::kCurrentDatabase);
+    fn("current_schema", {}, T::kText, VariadicFunc::kCurrentSchema);
+    fn("version", {}, T::kText, VariadicFunc::kVersion);
+    fn("mz_version", {}, T::kText, VariadicFunc::kMzVersion);
     fn("mz_now", {}, T::kMzTimestamp, VariadicFunc::kMzNow);
     fn("current_timestamp", {}, T::kTimestampTz, VariadicFunc::kNow);
     fn("transaction_timestamp", {}, T::kTimestampTz, VariadicFunc::kNow);

@@ -38,7 +38,12 @@ bool func_is_strict(VariadicFunc f) { return kVariadicStrict[idx(f)]; }
 bool func_is_foldable(UnaryFunc f) { return f != UnaryFunc::kPgSleep; }
 bool func_is_foldable(BinaryFunc f) { return f != BinaryFunc::kError; }
 bool func_is_foldable(VariadicFunc f) {
-  return f != VariadicFunc::kNow && f != VariadicFunc::kMzNow && f != VariadicFunc::kParameter;
+  return f != VariadicFunc::kNow && f != VariadicFunc::kMzNow && f != VariadicFunc::kParameter &&
+         !func_is_session(f);
+}
+
+bool func_is_session(VariadicFunc f) {
+  return f == VariadicFunc::kCurrentUser || f == VariadicFunc::kCurrentDatabase || f == VariadicFunc::kCurrentSchema;
 }
 
 bool func_is_array(BinaryFunc f) { return f >= BinaryFunc::kArrayIndex && f <= BinaryFunc::kAllGte; }

@@ -84,7 +84,9 @@ namespace tandem {
   X(kILikeEscape, "ilike_escape", true) X(kNow, "now", false) X(kPi, "pi", false)        \
   X(kMzNow, "mz_now", false) X(kParameter, "parameter", false)                                    \
   X(kArrayCreate, "array", false) X(kArrayToStringNull, "array_to_string", false)                   \
-  X(kStringToArray, "string_to_array", false)
+  X(kStringToArray, "string_to_array", false) X(kCurrentUser, "current_user", false)                 \
+  X(kCurrentDatabase, "current_database", false) X(kCurrentSchema, "current_schema", false)         \
+  X(kVersion, "version", false) X(kMzVersion, "mz_version", false)
 
 #define TANDEM_ENUM_ENTRY(name, printed, strict) name,
 enum class UnaryFunc : uint16_t { TANDEM_UNARY_FUNCS(TANDEM_ENUM_ENTRY) };
@@ -108,6 +110,9 @@ bool func_is_strict(VariadicFunc f);
 // never sees (it is replaced by the parameter's value first).
 bool func_is_foldable(UnaryFunc f);
 bool func_is_foldable(VariadicFunc f);
+// current_user, current_database(), current_schema: the session's; reads
+// substitute them, views that compute maintains may not hold them.
+bool func_is_session(VariadicFunc f);
 // error(sqlstate, message) raises its error when evaluated; never folded,
 // since a plan holds it for rows that may never exist (see
 // planner/lowering/decorrelate.cpp: a scalar subquery's extra rows).

@@ -57,6 +57,33 @@ bool is_mz_now(const ScalarExpr& e) {
   return v != nullptr && v->func == VariadicFunc::kMzNow;
 }
 
+// now() or a session function: a value of the statement, not of the data.
+const CallVariadic* statement_call(const ScalarExpr& e) {
+  auto* v = std::get_if<CallVariadic>(&e.node);
+  return v != nullptr && (v->func == VariadicFunc::kNow || func_is_session(v->func)) ? v : nullptr;
+}
+
+// now() and the session functions become literals of the statement's
+// values, where the context gives them.
+void substitute_statement_calls(hir::Rel& rel, const PlanContext& ctx) {
+  for_each_scalar(rel, [&](ScalarExpr& e) {
+    const CallVariadic* v = statement_call(e);
+    if (v == nullptr) return;
+    if (v->func == VariadicFunc::kNow) {
+      if (ctx.statement_time) {
+        e = ScalarExpr::literal(Datum::from_timestamptz(*ctx.statement_time),
+                                ColumnType{TypeId::kTimestampTz, -1, false});
+      }
+      return;
+    }
+    if (ctx.session == nullptr) return;
+    const std::string& value = v->func == VariadicFunc::kCurrentUser       ? ctx.session->user
+                               : v->func == VariadicFunc::kCurrentDatabase ? ctx.session->database
+                                                                           : ctx.session->schema;
+    e = ScalarExpr::literal(Datum::from_string(value), ColumnType{TypeId::kText, -1, false});
+  });
+}
+
 // mz_now() becomes the query's timestamp (materialize.md §4: substituted
 // before optimization, so no plan compute sees is temporal).
 bool substitute_mz_now(hir::Rel& rel, Timestamp ts) {
@@ -90,6 +117,15 @@ Result<mir::Rel> optimize_bound(hir::Rel rel, const OptimizerOptions& options, P
     return Status::error(sqlstate::kFeatureNotSupported,
                          "mz_now() is supported only in a SELECT (temporal filters in views, indexes and "
                          "materialized views are not supported yet)");
+  }
+  const CallVariadic* unmaterializable = nullptr;
+  for_each_scalar(rel, [&](ScalarExpr& e) {
+    if (unmaterializable == nullptr) unmaterializable = statement_call(e);
+  });
+  if (unmaterializable != nullptr) {
+    return Status::error(sqlstate::kFeatureNotSupported,
+                         "cannot materialize call to " + std::string(func_name(unmaterializable->func)) +
+                             ": it is supported only in a SELECT, not in an index or materialized view");
   }
   if (trace != nullptr) trace->raw = rel;
   TANDEM_ASSIGN_OR_RETURN(mir::Rel m, decorrelate(rel));
@@ -312,6 +348,7 @@ Result<ReadPlan> plan_read(const sql::Query& query, const CatalogReader& catalog
   if (limit >= 0) plan.finishing.limit = limit;
   TANDEM_ASSIGN_OR_RETURN(plan.finishing.offset, eval_count(bound.offset, params, "OFFSET", "2201X", 0));
   if (ctx.mz_now) plan.uses_mz_now = substitute_mz_now(bound.rel, *ctx.mz_now);
+  substitute_statement_calls(bound.rel, ctx);
   if (ctx.pending_writes != nullptr) add_pending_writes(bound.rel, *ctx.pending_writes);
   TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), param_types, params, ctx.optimizer, ctx.trace));
 
@@ -381,7 +418,7 @@ Result<std::optional<PreparedLookup>> plan_prepared_lookup(const sql::Query& que
     if (*count && hir::references(**count, hir::kParamBase, kNoEnd)) return std::optional<PreparedLookup>();
   }
   bool temporal = false;
-  for_each_scalar(bound.rel, [&](ScalarExpr& e) { temporal = temporal || is_mz_now(e); });
+  for_each_scalar(bound.rel, [&](ScalarExpr& e) { temporal = temporal || is_mz_now(e) || statement_call(e); });
   if (temporal) return std::optional<PreparedLookup>();
   PreparedLookup lookup;
   lookup.columns = bound.columns;
@@ -490,6 +527,14 @@ Result<catalog::RelationDesc> plan_view(const sql::Query& query, const std::vect
   for (size_t i = 0; i < bound.columns.size(); ++i) {
     desc.columns.push_back({i < column_names.size() ? column_names[i] : bound.columns[i].name, bound.columns[i].type});
   }
+  // A view is planned again where it is read: now() and the session
+  // functions take the reading statement's values then; any values do for
+  // its keys here.
+  const SessionValues any_session;
+  PlanContext any;
+  any.statement_time = 0;
+  any.session = &any_session;
+  substitute_statement_calls(bound.rel, any);
   TANDEM_ASSIGN_OR_RETURN(mir::Rel rel, to_mir(std::move(bound.rel), params, {}, OptimizerOptions{}));
   desc.keys = mir::unique_keys(rel);
   std::erase_if(desc.keys, [](const auto& k) { return k.empty(); });

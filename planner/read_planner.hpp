@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catalog/relation_desc.hpp"
+#include "common/eval_context.hpp"
 #include "common/timestamp.hpp"
 #include "planner/catalog_reader.hpp"
 #include "planner/optimizer/optimizer.hpp"
@@ -32,6 +33,13 @@ struct PlanContext {
   // anywhere else (views, indexes, materialized views) is 0A000: temporal
   // filters are not supported.
   std::optional<Timestamp> mz_now;
+  // The values of now() (microseconds since 2000-01-01 UTC) and of the
+  // session functions (current_user, current_database(), current_schema)
+  // in plan_read. Anywhere else (indexes, materialized views, the dataflows
+  // that maintain them) these calls are 0A000: compute has no statement or
+  // session to take them from.
+  std::optional<int64_t> statement_time;
+  const SessionValues* session = nullptr;
   // plan_read in a transaction with uncommitted writes: per table, its
   // consolidated updates (row, diff). The read sees each listed table as its
   // contents at the read's timestamp plus these.

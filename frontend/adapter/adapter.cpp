@@ -39,7 +39,7 @@ namespace {
 // The command word PostgreSQL would use, for "X is not supported" errors.
 const char* statement_kind(const sql::Statement& s) {
   static constexpr const char* kNames[] = {
-      "SELECT", "SET", "RESET", "SHOW", "BEGIN", "SET TRANSACTION", "COMMIT", "ROLLBACK", "DISCARD",
+      "SELECT", "SET", "RESET", "SHOW", "BEGIN", "SET TRANSACTION", "COMMIT", "ROLLBACK", "DISCARD", "VACUUM",
       "CREATE TABLE", "CREATE VIEW", "CREATE MATERIALIZED VIEW", "CREATE INDEX", "CREATE CLUSTER",
       "CREATE CLUSTER REPLICA", "CREATE SCHEMA", "DROP", "ALTER ... RENAME", "ALTER SYSTEM SET",
       "ALTER SYSTEM RESET", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "COPY", "SUBSCRIBE", "DECLARE", "FETCH",
@@ -87,12 +87,21 @@ std::vector<ResultColumn> to_result_columns(const std::vector<planner::OutputCol
 
 }  // namespace
 
-void init_eval_context(EvalContext& ctx, CancelToken& cancel) {
-  // now(): microseconds since 2000-01-01 UTC, fixed for the statement.
+int64_t statement_time_now() {
   constexpr int64_t kPostgresEpochUnixMicros = 946684800LL * 1000000;
   auto now = std::chrono::system_clock::now();
-  ctx.statement_time = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() -
-                       kPostgresEpochUnixMicros;
+  return std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() -
+         kPostgresEpochUnixMicros;
+}
+
+SessionValues session_values_of(const Session& session) {
+  catalog::SearchPath path = search_path_of(session.database(), session.vars().search_path());
+  return SessionValues{session.user(), session.database(), path.schemas.empty() ? "" : path.schemas.front()};
+}
+
+void init_eval_context(EvalContext& ctx, CancelToken& cancel) {
+  // now(): fixed for the statement.
+  ctx.statement_time = statement_time_now();
   ctx.is_canceled = [&cancel] { return !cancel.check().is_ok(); };
   ctx.sleep = [&cancel](double seconds) { return cancel.sleep_for(std::chrono::duration<double>(seconds)); };
 }
@@ -202,6 +211,9 @@ Result<planner::ReadPlan> describe_read(const sql::Query& query, const SessionCa
   compute::GlobalId scratch = 1;
   ctx.allocate_id = [&scratch] { return scratch++; };
   ctx.mz_now = kMinTimestamp;  // any time: the shape does not depend on it
+  const SessionValues any_session;
+  ctx.statement_time = 0;
+  ctx.session = &any_session;
   std::vector<ColumnType> types = param_types;
   std::vector<Datum> nulls(types.size(), Datum::null());
   auto plan = planner::plan_read(query, reader, types, nulls, ctx);
@@ -487,10 +499,12 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
 }
 
 Result<ExecResult> Adapter::execute_constant(const PreparedStatement& statement, const Row& params,
-                                             CancelToken& cancel, std::optional<Timestamp> mz_now) {
+                                             CancelToken& cancel, std::optional<Timestamp> mz_now,
+                                             const SessionValues* session) {
   EvalContext ctx;
   init_eval_context(ctx, cancel);
   ctx.mz_now = mz_now;
+  ctx.session = session;
   TANDEM_ASSIGN_OR_RETURN(std::vector<Row> rows, planner::execute_query(*statement.plan, params, ctx));
   TANDEM_RETURN_IF_ERROR(cancel.check());
   ExecResult r;
@@ -552,10 +566,10 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     if (!determined.ok()) co_return determined.status();
     Timestamp mz_now = determined->timestamp;
     note_transaction_read(session, *timing, mz_now);
-    if (!statement.plan->may_block) co_return execute_constant(statement, params, cancel, mz_now);
+    if (!statement.plan->may_block) co_return execute_constant(statement, params, cancel, mz_now, &*timing->session);
     // Off the I/O thread while it may wait.
     co_return co_await run_on<ExecResult>(blocking_pool.get_executor(), [&]() -> awaitable<Result<ExecResult>> {
-      co_return execute_constant(statement, params, cancel, mz_now);
+      co_return execute_constant(statement, params, cancel, mz_now, &*timing->session);
     });
   }
   // Reads and INSERT ... VALUES first: a prepared lookup or insert needs

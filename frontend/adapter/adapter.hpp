@@ -48,10 +48,17 @@ struct ReadTiming {
   // The transaction's uncommitted writes, which the read sees (the
   // session's PendingWrites, consolidated); null when it has none.
   const std::map<compute::GlobalId, PendingWrites::Updates>* pending_writes = nullptr;
+  // current_user, current_database() and current_schema for the read
+  // (absent: those calls are 0A000).
+  std::optional<SessionValues> session;
 };
 
 // A statement's evaluation context: now(), and cancellation through `cancel`.
 void init_eval_context(EvalContext& ctx, CancelToken& cancel);
+// now() for a statement starting now: microseconds since 2000-01-01 UTC.
+int64_t statement_time_now();
+// What current_user, current_database() and current_schema return.
+SessionValues session_values_of(const Session& session);
 
 // 0A000 when a read of `inputs` in a transaction would miss its `pending`
 // writes: an input computed from a written table (a materialized view, an
@@ -110,7 +117,8 @@ class Adapter {
  private:
   Adapter() = default;
   Result<ExecResult> execute_constant(const PreparedStatement& statement, const Row& params, CancelToken& cancel,
-                                      std::optional<Timestamp> mz_now = std::nullopt);
+                                      std::optional<Timestamp> mz_now = std::nullopt,
+                                      const SessionValues* session = nullptr);
   boost::asio::awaitable<Result<ExecResult>> execute_on_coordinator(Session& session,
                                                                     const PreparedStatement& statement,
                                                                     const Row& params, CancelToken& cancel);

@@ -74,6 +74,9 @@ Result<ExecResult> explain_plan_statement(std::shared_ptr<const catalog::Catalog
   compute::GlobalId scratch = 1;
   ctx.allocate_id = [&scratch] { return scratch++; };
   ctx.mz_now = kMinTimestamp;  // any time: the plan's shape does not depend on it
+  const SessionValues any_session;
+  ctx.statement_time = 0;
+  ctx.session = &any_session;
   TANDEM_ASSIGN_OR_RETURN(std::string text, planner::explain_plan(request, reader, std::move(ctx)));
   ExecResult r;
   r.returns_rows = true;

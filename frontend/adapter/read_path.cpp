@@ -88,6 +88,7 @@ Result<Adapter::ReadTiming> Adapter::read_timing(Session& session, const std::op
   } else if (session.in_transaction()) {
     timing.transaction_ts = session.transaction_ts();
   }
+  timing.session = session_values_of(session);
   return timing;
 }
 
@@ -135,6 +136,8 @@ Result<Adapter::TimedPlan> Adapter::plan_timed(const catalog::SearchPath& path, 
                                                                               : timing.transaction_ts.value_or(oracle);
   ctx.as_of = guess;
   ctx.mz_now = guess;
+  ctx.statement_time = statement_time_now();
+  ctx.session = timing.session ? &*timing.session : nullptr;
   ctx.pending_writes = timing.pending_writes;
   RowArena arena;
   std::vector<Datum> datums = unpack(params.ref(), &arena);

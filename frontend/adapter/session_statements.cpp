@@ -206,6 +206,20 @@ std::optional<Result<ExecResult>> execute_session_statement(Session& session, co
     const char* tags[] = {"DISCARD ALL", "DISCARD TEMP", "DISCARD PLANS", "DISCARD SEQUENCES"};
     return command(tags[static_cast<int>(s->target)]);
   }
+  if (auto* s = statement.as<sql::Maintenance>()) {
+    const bool vacuum = s->kind == sql::Maintenance::Kind::kVacuum;
+    // PostgreSQL: VACUUM cannot run inside a transaction block.
+    if (vacuum && session.transaction() != TransactionState::kIdle) {
+      return Result<ExecResult>(
+          Status::error(sqlstate::kActiveSqlTransaction, "VACUUM cannot run inside a transaction block"));
+    }
+    ExecResult r = command(vacuum ? "VACUUM" : "ANALYZE");
+    r.notices.push_back(ResultNotice{ResultNotice::Severity::kNotice,
+                                     Status::error(sqlstate::kSuccessfulCompletion,
+                                                   vacuum ? "VACUUM does nothing in tandem: storage compacts itself"
+                                                          : "ANALYZE does nothing in tandem: plans use no statistics")});
+    return r;
+  }
   return std::nullopt;
 }
 
@@ -221,7 +235,8 @@ std::optional<std::vector<ResultColumn>> describe_session_statement(const sql::S
   }
   if (statement.as<sql::SetVariable>() || statement.as<sql::ResetVariable>() ||
       statement.as<sql::StartTransaction>() || statement.as<sql::Commit>() || statement.as<sql::Rollback>() ||
-      statement.as<sql::SetTransaction>() || statement.as<sql::Discard>() || statement.as<sql::Savepoint>()) {
+      statement.as<sql::SetTransaction>() || statement.as<sql::Discard>() || statement.as<sql::Savepoint>() ||
+      statement.as<sql::Maintenance>()) {
     return std::vector<ResultColumn>{};
   }
   return std::nullopt;

@@ -840,6 +840,7 @@ awaitable<Status> Connection::run_copy(const PreparedStatement& statement, const
   std::vector<int16_t> formats(result.columns.size(), 0);
   if (result.copy_out) {
     writer_.copy_out_response(0, formats);
+    if (result.copy_out->header) write_copy_header(writer_, result.columns, *result.copy_out);
     constexpr size_t kRowsPerFlushCheck = 1024;
     for (size_t begin = 0; begin < result.rows.size(); begin += kRowsPerFlushCheck) {
       size_t n = std::min(kRowsPerFlushCheck, result.rows.size() - begin);

@@ -48,6 +48,14 @@ void write_copy_rows(pgwire::BackendWriter& writer, std::span<const ResultColumn
   }
 }
 
+void write_copy_header(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns, const CopyFormat& format) {
+  std::vector<std::optional<std::string>> names;
+  for (const ResultColumn& c : columns) names.emplace_back(c.name);
+  std::string line;
+  format_copy_row(names, format, &line);
+  writer.copy_data(line);
+}
+
 void write_data_rows(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns, std::span<const Row> rows,
                      std::span<const int16_t> formats) {
   RowArena arena;

@@ -26,6 +26,9 @@ void write_data_rows(pgwire::BackendWriter& writer, const ExecResult& result, si
                      std::span<const int16_t> formats);
 void write_data_rows(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns, std::span<const Row> rows,
                      std::span<const int16_t> formats);
+// The header line of COPY TO STDOUT (CSV HEADER): the column names, quoted
+// as fields are.
+void write_copy_header(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns, const CopyFormat& format);
 // CopyData lines (COPY TO STDOUT) for `rows` in `format`.
 void write_copy_rows(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns, std::span<const Row> rows,
                      const CopyFormat& format);

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/version.hpp"
+
 namespace tandem::frontend {
 namespace {
 
@@ -23,8 +25,8 @@ constexpr std::array kVars = {
     VarDefinition{"max_query_result_size", "1GB", "The maximum size in bytes for a single query's result."},
     VarDefinition{"search_path", "public", "Sets the schema search order for names that are not schema-qualified."},
     VarDefinition{"server_encoding", "UTF8", "Shows the server (database) character set encoding.", true, true},
-    VarDefinition{"server_version", "15.0 (tandem 0.1)", "Shows the server version.", true, true},
-    VarDefinition{"server_version_num", "150000", "Shows the server version as an integer.", false, true},
+    VarDefinition{"server_version", kServerVersion, "Shows the server version.", true, true},
+    VarDefinition{"server_version_num", kServerVersionNum, "Shows the server version as an integer.", false, true},
     VarDefinition{"standard_conforming_strings", "on", "Causes '...' strings to treat backslashes literally.", true, true},
     VarDefinition{"statement_timeout", "0", "Sets the maximum allowed duration of any statement."},
     VarDefinition{"TimeZone", "UTC", "Sets the time zone for displaying and interpreting time stamps.", true},

@@ -431,6 +431,11 @@ Result<ScalarExpr> ExprBinder::bind_call(const sql::FunctionCall& call, const sq
     TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, bind(a));
     args.push_back(std::move(e));
   }
+  if (name == "pg_typeof" && args.size() == 1) {
+    // The argument's type, known here: printed as a regtype is (without
+    // modifiers). tandem has no regtype, so the result is text.
+    return ScalarExpr::literal(Datum::from_string(type_name(args[0].type().id)), ColumnType{TypeId::kText});
+  }
   return resolve_function(name, std::move(args));
 }
 

@@ -69,6 +69,13 @@ struct Discard {
   Target target = Target::kAll;
   bool operator==(const Discard&) const = default;
 };
+// VACUUM / ANALYZE with any options and tables: accepted, nothing to do
+// (storage compacts itself and plans use no statistics).
+struct Maintenance {
+  enum class Kind : uint8_t { kVacuum, kAnalyze };
+  Kind kind = Kind::kVacuum;
+  bool operator==(const Maintenance&) const = default;
+};
 
 // FETCH [FORWARD] [n|ALL] [FROM|IN] cursor [WITH (timeout = '1s')].
 // No count means one row.

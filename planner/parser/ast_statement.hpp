@@ -48,7 +48,7 @@ struct Statement {
       SelectStatement,
       // session
       SetVariable, ResetVariable, ShowVariable, StartTransaction, SetTransaction, Commit,
-      Rollback, Discard,
+      Rollback, Discard, Maintenance,
       // DDL
       CreateTable, CreateView, CreateMaterializedView, CreateIndex, CreateCluster,
       CreateClusterReplica, CreateSchema, DropObjects, AlterRename, AlterSystemSet,

@@ -22,7 +22,7 @@ std::string upper(std::string s) {
 
 // Leading keywords of statements tandem recognises but does not support.
 constexpr const char* kUnsupportedLeaders[] = {
-    "grant", "revoke", "vacuum", "analyze", "analyse", "reindex", "listen", "notify",
+    "grant", "revoke", "reindex", "listen", "notify",
     "unlisten", "lock", "cluster", "checkpoint", "comment", "security", "load", "import",
     "call", "do", "merge", "pragma", "attach", "detach", "move",
     "refresh", "reassign", "validate", "raise", "replace", "upsert",
@@ -66,6 +66,10 @@ Result<Statement> Parser::parse_statement() {
     }
     if (peek_word("and")) return unsupported(upper(w) + " AND CHAIN", pos);
     return make_stmt(pos, Rollback{});
+  }
+  if (w == "vacuum" || w == "analyze" || w == "analyse") {
+    while (!at_end()) advance();
+    return make_stmt(pos, Maintenance{w == "vacuum" ? Maintenance::Kind::kVacuum : Maintenance::Kind::kAnalyze});
   }
   if (w == "create") return parse_create();
   if (w == "drop") return parse_drop();

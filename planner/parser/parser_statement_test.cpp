@@ -78,8 +78,6 @@ TEST_CASE("statements: unsupported kinds are not syntax errors", "[parser][state
       {"ALTER TABLE t ADD c int", "ALTER TABLE ADD COLUMN"},
       {"ALTER TABLE t OWNER TO r", "ALTER TABLE OWNER"},
       {"ALTER SOURCE s RENAME TO t", "ALTER SOURCE"},
-      {"VACUUM t", "VACUUM"},
-      {"ANALYZE t", "ANALYZE"},
       {"REINDEX t1", "REINDEX"},
       {"LISTEN ch", "LISTEN"},
       {"NOTIFY ch", "NOTIFY"},

@@ -78,6 +78,8 @@ void Printer::statement(const Statement& stmt) {
                     : n.target == Discard::Target::kTemp  ? "DISCARD TEMP"
                     : n.target == Discard::Target::kPlans ? "DISCARD PLANS"
                                                           : "DISCARD SEQUENCES");
+        } else if constexpr (std::is_same_v<T, Maintenance>) {
+          *this << (n.kind == Maintenance::Kind::kVacuum ? "VACUUM" : "ANALYZE");
         } else if constexpr (std::is_same_v<T, CreateTable>) {
           *this << (n.temporary ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ");
           if (n.if_not_exists) *this << "IF NOT EXISTS ";

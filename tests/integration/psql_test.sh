@@ -43,9 +43,11 @@ CREATE TABLE c (a int PRIMARY KEY, b text);
 \copy c FROM '$WORK/rows.csv' WITH (FORMAT csv, HEADER)
 COPY c TO STDOUT;
 COPY (SELECT a, b FROM c WHERE a > 2 ORDER BY a) TO STDOUT WITH (FORMAT csv);
+COPY (SELECT a, b AS "b,c" FROM c WHERE a = 3) TO STDOUT WITH (FORMAT csv, HEADER);
+COPY (SELECT a FROM c WHERE a > 9) TO STDOUT WITH (FORMAT csv, HEADER true);
 SQL
 ) || fail "COPY session failed: $out"
-expected=$'1\tone\n2\t\\N\n3\tx,y\n4\t\\N\n3,"x,y"\n4,'
+expected=$'1\tone\n2\t\\N\n3\tx,y\n4\t\\N\n3,"x,y"\n4,\na,"b,c"\n3,"x,y"\na'
 [ "$out" == "$expected" ] || fail "unexpected COPY output:\n$out\nexpected:\n$expected"
 err=$(psql -X -At -c "\\copy c FROM '$WORK/bad.txt'" 2>&1 || true)
 echo "$err" | grep -q 'invalid input syntax for type integer: "x"' || fail "expected a COPY error: $err"
