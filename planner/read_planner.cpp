@@ -57,7 +57,7 @@ bool is_mz_now(const ScalarExpr& e) {
   return v != nullptr && v->func == VariadicFunc::kMzNow;
 }
 
-// mz_now() becomes the query's timestamp (materialize.md §4: substituted
+// mz_now() becomes the query's timestamp (substituted
 // before optimization, so no plan compute sees is temporal).
 bool substitute_mz_now(hir::Rel& rel, Timestamp ts) {
   bool found = false;

@@ -1,4 +1,4 @@
-// What the memory budget counts (issue 9, item 2): the memory builders and
+// What the memory budget counts: the memory builders and
 // batchers hold, not what they use. A vector that doubled holds up to twice
 // its entries, and a batcher's buffer is a run of an eighth of the limit
 // (three with its sort's scratch): at 11.6M rows under 256 MB, counting the

@@ -1,5 +1,5 @@
 // MemoryBudget: the limit on resident arrangement batches, and the spilling
-// that keeps them under it (DESIGN.md §5, `--memory-limit`, system parameter
+// that keeps them under it (`--memory-limit`, system parameter
 // `memory_limit`).
 //
 // Every batch BatchBuilder seals while a budget is installed is *admitted*:

@@ -1,4 +1,4 @@
-// Integration: hydration within the memory budget (issue 9, item 2, scaled
+// Integration: hydration within the memory budget (scaled
 // down). tandemd runs with --memory-limit kBudget (and limits glibc's
 // malloc arenas itself: per-thread arenas otherwise keep freed transient
 // memory of the many threads resident, about doubling RSS); a table of about kLoadFactor
