@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Freshness of a maintained view (issue 5, item 10c): how long a one-row
+# Freshness of a maintained view: how long a one-row
 # INSERT takes to show in `SELECT k, count(*), sum(v) FROM t GROUP BY k` over
 # ROWS rows in GROUPS groups, measured from the client. tandem keeps the view
 # as an index (CREATE VIEW + CREATE INDEX) and the read after the INSERT's ack

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Index hydration (issue 5, item 10d): CREATE INDEX over a ROWS-row table
+# Index hydration: CREATE INDEX over a ROWS-row table
 # h(id bigint, a int, b text) loaded by COPY, timed until a lookup
 # `SELECT b FROM h WHERE id = x` through the new index answers (tandem's
 # CREATE INDEX may return before the arrangement is built; the lookup waits

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Head-of-line check for offload (issue 8 item 6): tandemd with ONE I/O
+# Head-of-line check for offload: tandemd with ONE I/O
 # thread, so the session walking a skewed key (2M rows) shares its thread
 # with two pgbench sessions doing normal lookups at 25/s. Arms: offload off
 # then on, side by side on one server; prints p50/p95/p99/max of the normal

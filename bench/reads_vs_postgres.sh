@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reads (issue 5, items 10a and 10b): tandemd against a throwaway PostgreSQL
+# Reads: tandemd against a throwaway PostgreSQL
 # 15, the same pgbench command side by side in one run.
 #
 #  (a) point lookups: `pgbench -S -M prepared` (SELECT abalance FROM

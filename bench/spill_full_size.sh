@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/spill_full_size.sh [ROWS] [BUDGET]: issue 9, item 2 at full size. A
+# bench/spill_full_size.sh [ROWS] [BUDGET]: the memory bound at full size. A
 # table of ROWS rows (a bigint, b text of 80 bytes: 92 bytes a row as COPY
 # text; default 11,600,000 rows, about 1 GB) is loaded by COPY in pieces of
 # 1,000,000 rows into a tandemd with --memory-limit BUDGET (default 256MB)

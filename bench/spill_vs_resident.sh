@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Spilled vs resident arrangements (issue 9 item 6), side by side in one
+# Spilled vs resident arrangements, side by side in one
 # run on one tandemd: an index over ROWS rows t(a int, b text) read
 #   * resident: memory_limit reset (tandemd's default, half of RAM), and
 #   * spilled:  ALTER SYSTEM SET memory_limit = '1MB' (every batch spilled;
@@ -11,7 +11,7 @@
 # the same lookups again while another connection repeats a long fast-path
 # walk over the whole index (SELECT a FROM t WHERE b = 'none' ORDER BY a:
 # every position, no row; on the spilled arm it reads the spill back, which
-# runs on the offload pool, issue 9 item 5). PostgreSQL 15's prepared
+# runs on the offload pool). PostgreSQL 15's prepared
 # lookup on the same table (btree index) is printed for reference.
 #
 #   bash bench/spill_vs_resident.sh [ROWS] [RUNS] [SECONDS]  (default 1000000 3 5)

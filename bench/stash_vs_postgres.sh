@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A large result read whole (issue 8 item 7, the peek stash): a 200,000-row
+# A large result read whole (the peek stash): a 200,000-row
 # join of two small tables (~100 MB as text, ~500 bytes a row), read with
 # COPY (query) TO STDOUT, side by side in one run: PostgreSQL 15, tandemd
 # with the peek stash off (compute_peek_response_stash_threshold_bytes = 0:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Freshness of SUBSCRIBE (issue 6, item 5): the time from an acknowledged
+# Freshness of SUBSCRIBE: the time from an acknowledged
 # INSERT to the change reaching a subscribed client. tandem: an indexed view
 # `agg = SELECT k, count(*), sum(v) FROM t GROUP BY k` over ROWS rows in
 # GROUPS groups, followed by `COPY (SUBSCRIBE agg) TO STDOUT`. PostgreSQL 15

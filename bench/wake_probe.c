@@ -3,7 +3,7 @@
 // mode 0 sleeps in nanosleep. Prints the round trip and what it costs
 // beyond D. On this kind of VM the cost steps up by ~30 us once the client
 // waits longer than ~150-170 us: its idle vCPU is then slow to wake
-// (bench/README.md, "Session 11").
+// (bench/HISTORY.md, "one-client INSERT, where the time went").
 //
 //   cc -O2 -o /tmp/wake_probe bench/wake_probe.c
 //   for d in 100 130 150 170 190; do /tmp/wake_probe $d 5000 1; done

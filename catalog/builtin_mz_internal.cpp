@@ -22,7 +22,7 @@
 //                                             waiting per cluster, waits
 //  mz_internal.mz_arrangement_memory          the arrangement memory budget:
 //                                             limit, resident and spilled
-//                                             bytes (issue 9)
+//                                             bytes
 //  mz_internal.mz_arrangement_block_cache     the cache of spilled blocks
 //                                             read back: size, hits, misses,
 //                                             hit rate

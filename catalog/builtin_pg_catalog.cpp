@@ -5,7 +5,7 @@
 // tandem has no GRANT. reloptions and attoptions are NULL (no storage
 // options). pg_type lists every type and its array type (typelem).
 // pg_am has the access methods of tandem's indexes: `arrangement` for
-// CREATE INDEX (an arrangement, DESIGN.md §5) and `hash` for the index that
+// CREATE INDEX (an arrangement) and `hash` for the index that
 // enforces a table key; pg_class.relam names them for indexes, 0 otherwise.
 // pg_attrdef.adbin holds the DEFAULT expression as SQL text, which
 // pg_get_expr returns as is. pg_constraint lists the tables' keys

@@ -8,7 +8,7 @@
 // current snapshot, write one atomic batch to RocksDB, then publish the copy.
 // An error at any step leaves memory and disk as they were.
 //
-// Boot (DESIGN.md §7): open() loads clusters, schemas, system parameters and
+// Boot: open() loads clusters, schemas, system parameters and
 // the id counters, and lists the persisted user items in id order without
 // planning them (the catalog cannot: it sits below the planner). The
 // coordinator registers builtin items (register_system_item), then re-plans

@@ -59,7 +59,7 @@ struct ShardStatus {
   uint64_t stored_bytes = 0;
 };
 
-// The process's arrangement memory budget (issue 9; compute's MemoryBudget:
+// The process's arrangement memory budget (compute's MemoryBudget:
 // one for every cluster), and its block cache of spilled blocks read back.
 struct ArrangementMemoryStatus {
   int64_t limit_bytes = 0;      // 0: unlimited
@@ -84,7 +84,7 @@ struct ProcessStatus {
   std::optional<ArrangementMemoryStatus> arrangement_memory;
 };
 
-// Admission control of one cluster's interactive runtime (issue 8 item 8):
+// Admission control of one cluster's interactive runtime:
 // peek dataflows running and waiting now, and totals since boot.
 struct InteractiveAdmissionStatus {
   uint64_t cluster = 0;  // packed ClusterId = the replica

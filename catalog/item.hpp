@@ -5,8 +5,8 @@
 // catalog assigns the id and stores the Item. Items are immutable once
 // published: a change (rename, new create_sql) replaces the Item object.
 //
-// `create_sql` is what is persisted and replayed through the planner at boot
-// (DESIGN.md §7), so it must be self-contained: fully qualified names and an
+// `create_sql` is what is persisted and replayed through the planner at boot,
+// so it must be self-contained: fully qualified names and an
 // explicit IN CLUSTER. Everything else here is derived from it by the
 // planner, except the storage shard ids, which are persisted beside it.
 //

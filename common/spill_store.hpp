@@ -1,5 +1,5 @@
-// SpillStore: where spilled arrangement batch blocks are written (DESIGN.md
-// §3, §5). It lives in common/ so that compute and storage meet here without
+// SpillStore: where spilled arrangement batch blocks are written.
+// It lives in common/ so that compute and storage meet here without
 // depending on each other.
 //
 // Compute uses the interface (compute/arrangement/spilled_batch_storage.hpp);

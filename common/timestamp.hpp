@@ -1,5 +1,5 @@
 #pragma once
-// Engine time (DESIGN.md §4), not the SQL timestamp type: milliseconds since
+// Engine time, not the SQL timestamp type: milliseconds since
 // the Unix epoch, totally ordered, so a frontier is a single value. An update
 // is (row, Timestamp, Diff).
 

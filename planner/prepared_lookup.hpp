@@ -1,7 +1,7 @@
 #pragma once
 // PreparedLookup: a prepared statement's fast-path read planned once for any
 // parameter values (PostgreSQL's "generic plan"), so that executing it again
-// costs no binding or optimization (issue 5 item 10a).
+// costs no binding or optimization.
 //
 // plan_prepared_lookup binds the query with each parameter $i+1 left as an
 // opaque placeholder (VariadicFunc::kParameter, never constant-folded) and

@@ -6,7 +6,7 @@
 // optionally filtered, then finished outside any dataflow the way
 // Materialize finishes peeks: DISTINCT, ORDER BY, OFFSET, LIMIT, and the
 // projection that drops ORDER BY's hidden columns. Queries over
-// collections extend the relation with dataflow plans (issue 5).
+// collections are planned by plan_read (planner/read_planner.hpp).
 //
 // Evaluation row: the parameters, in order ($1 is column 0).
 

@@ -1,5 +1,5 @@
 #pragma once
-// ReadPlan: how a SELECT is answered (materialize.md §2), as plain data.
+// ReadPlan: how a SELECT is answered, as plain data.
 //  * FastPathConstant: the rows are known at plan time.
 //  * PeekExisting: the query is a MapFilterProject over a collection with an
 //    index: peek the index (optionally only `literal_keys`, packed in the

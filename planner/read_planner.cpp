@@ -84,7 +84,7 @@ void substitute_statement_calls(hir::Rel& rel, const PlanContext& ctx) {
   });
 }
 
-// mz_now() becomes the query's timestamp (materialize.md §4: substituted
+// mz_now() becomes the query's timestamp (substituted
 // before optimization, so no plan compute sees is temporal).
 bool substitute_mz_now(hir::Rel& rel, Timestamp ts) {
   bool found = false;

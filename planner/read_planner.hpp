@@ -1,5 +1,5 @@
 #pragma once
-// Planning reads, indexes and views over collections (issue 5):
+// Planning reads, indexes and views over collections:
 //   SQL AST -> HIR (binder) -> MIR (decorrelate) -> optimized MIR -> a
 //   ReadPlan (fast path or peek dataflow) / a DataflowDescription.
 // Parameters are bound as literals before optimization (a prepared

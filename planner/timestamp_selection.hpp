@@ -1,5 +1,5 @@
 #pragma once
-// Timestamp selection for reads (DESIGN §7, materialize.md §4; Materialize's
+// Timestamp selection for reads (Materialize's
 // coord/timestamp_selection.rs, determine_timestamp_for).
 //
 // Given the inputs a read uses (their since and upper), the isolation level,

@@ -1,4 +1,4 @@
-// Timestamp selection (materialize.md §4): each rule of determine_timestamp
+// Timestamp selection: each rule of determine_timestamp
 // against hand-computed times, and AS OF evaluation.
 #include "planner/timestamp_selection.hpp"
 

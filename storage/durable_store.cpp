@@ -79,7 +79,7 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   // open iterator pins after their flush. A shard's history rewrite stages
   // its whole output through the shards family while its cursors pin the
   // memtables they started on, and that held 150 MiB of memtables during a
-  // hydration under a 128 MB budget (bench/README.md, "What holds memory
+  // hydration under a 128 MB budget (bench/HISTORY.md, "What holds memory
   // above the budget"). Memtables of a quarter of the manager's size bound
   // a family to two unflushed ones (RocksDB stalls its writes until a flush
   // frees one) plus what iterators pin.
@@ -97,7 +97,7 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   // The stash holds results being read by a client: small memtables (its
   // memory stays bounded, 24 MiB, however large a result is; three of 8 MiB
   // let a 100 MB result be written with no flush stall: 4 MiB x 2 made it
-  // 18% slower, bench/README.md), no compression (each block is written
+  // 18% slower, bench/HISTORY.md), no compression (each block is written
   // once and read once, soon).
   rocksdb::ColumnFamilyOptions& stash = families[1 + static_cast<int>(Family::kStash)].options;
   stash.write_buffer_size = 8 << 20;

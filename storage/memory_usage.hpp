@@ -1,6 +1,6 @@
 // RocksDB's memory, per column family, as RocksDB itself reports it: what
 // the memory budget (compute/arrangement/memory_budget.hpp) does not count
-// and the fixed overhead above it must cover (issue 9; bench/README.md).
+// and the fixed overhead above it must cover (bench/HISTORY.md).
 //
 // memtables: rocksdb.size-all-mem-tables (active, unflushed immutable and
 // those still pinned by readers); table_readers: rocksdb.estimate-table-readers-mem (index

@@ -68,7 +68,7 @@ inline constexpr std::string_view kShardMetaPrefix = "shard/";
 // chunk is a RocksDB value, so a block of its own: every open iterator holds
 // the block it is on in each sorted run (memtable, L0 file, level) it
 // reads, and at 1 MiB the scans and the merges of a rewrite during a
-// full-size hydration held 23-45 MiB of blocks (bench/README.md, issue 9).
+// full-size hydration held 23-45 MiB of blocks (bench/HISTORY.md).
 inline constexpr size_t kMaxChunkBytes = size_t{256} << 10;
 
 std::string shard_data_key(ShardId shard, Timestamp time, uint8_t part, uint32_t chunk = 0);

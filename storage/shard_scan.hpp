@@ -71,7 +71,7 @@ Status scan_visible(const DurableStore& durable, ShardId shard, Timestamp lower,
 // while a bulk write or a history rewrite (whose merges read and write the
 // family at once) fills and flushes memtables would keep each of them: the
 // family held 65-183 MiB of memtables during a full-size hydration
-// (bench/README.md, issue 9). This one re-opens at the next key once a
+// (bench/HISTORY.md). This one re-opens at the next key once a
 // flush of the family has completed since it opened, reading at one
 // snapshot throughout (the caller's, or its own when given none), so it
 // keeps no flushed memtable past its next step. It does not fill the block

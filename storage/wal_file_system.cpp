@@ -111,8 +111,8 @@ bool direct_io_aligned(int fd) {
 // commit's Flush has nothing left to do. A buffered commit's fdatasync
 // walks the page cache writeback path for its one dirty page, which on
 // this kind of machine costs more CPU than the direct write, and a separate
-// fdatasync costs a system call more (bench/README.md, "Session 11" and
-// "Session 12"). Bulk writes (a COPY's staged chunks) still go through the
+// fdatasync costs a system call more (bench/HISTORY.md, the one-client
+// INSERT entries of 2026-12-04). Bulk writes (a COPY's staged chunks) still go through the
 // page cache (see Flush); a Sync after one, or after space was zero-filled,
 // is an fdatasync.
 //

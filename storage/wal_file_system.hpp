@@ -10,7 +10,7 @@
 // size, the converted extent). The journal is shared by every file on the
 // disk, so under other I/O that wait grows to milliseconds. Over space
 // already written with zeros, inside the file's size, fdatasync writes the
-// data and flushes the device, and nothing else (bench/README.md has the
+// data and flushes the device, and nothing else (bench/HISTORY.md has the
 // figures: append vs fallocate vs zero-filled).
 //
 // How: a WAL file (<number>.log) is wrapped so that RocksDB's PrepareWrite

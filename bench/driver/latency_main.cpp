@@ -1,6 +1,6 @@
 // tandem-latency: client-side latency of maintained views and index builds,
 // tandemd and PostgreSQL side by side, interleaved in one process so both see
-// the same machine load (issue 5, items 10c and 10d). It only measures: the
+// the same machine load. It only measures: the
 // calling script (bench/freshness_vs_postgres.sh,
 // bench/hydration_vs_postgres.sh) creates and loads the tables first.
 //

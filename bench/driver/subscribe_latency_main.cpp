@@ -1,4 +1,4 @@
-// tandem-subscribe-latency: freshness of a SUBSCRIBE (issue 6 item 5): the
+// tandem-subscribe-latency: freshness of a SUBSCRIBE: the
 // time from an acknowledged INSERT to the change reaching a subscribed
 // client, tandemd and PostgreSQL side by side, interleaved in one process.
 //

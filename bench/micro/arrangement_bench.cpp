@@ -1,6 +1,6 @@
 // Arrangement microbenchmarks: sort-based build (Batcher), hydration through
 // a Spine, merging, point lookups, full scans, memory per record and the
-// worst single spine insert. See bench/README.md for how to read them.
+// worst single spine insert. See bench/HISTORY.md for how to read them.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// tandem-bench: the read-isolation benchmark harness (issue 7).
+// tandem-bench: the read-isolation benchmark harness.
 //
 //   tandem-bench [--quick] [--scenario NAME] --out DIR [--compare OLD.json]
 //

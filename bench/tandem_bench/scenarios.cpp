@@ -6,7 +6,7 @@ namespace tandem::bench {
 
 std::vector<Scenario> all_scenarios() {
   // One runtime per cluster (maintenance serves every read) against the
-  // interactive runtime (issue 8).
+  // interactive runtime.
   const std::vector<Arm> runtime_arms = {
       {"one-runtime", {{catalog::kEnableComputeInteractiveRuntime, "off"}}},
       {"interactive", {{catalog::kEnableComputeInteractiveRuntime, "on"}}},

@@ -1,5 +1,5 @@
 // Scenarios that read while the same cluster hydrates a large index again
-// and again (the long, run-to-completion maintenance steps of DESIGN §1).
+// and again (the long, run-to-completion maintenance steps).
 #include <charconv>
 
 #include "bench/tandem_bench/scenarios.hpp"

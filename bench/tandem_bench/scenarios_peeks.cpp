@@ -7,7 +7,7 @@ namespace tandem::bench {
 // Guards the fixed cost of a peek dataflow: a join of two small indexed
 // tables on a quiet cluster, closed loop on one connection, so the latency
 // is the create / run / tear-down floor of a temporary dataflow (Materialize
-// measures ~900 ms; DESIGN §9 aims at ≤ 1 ms).
+// measures ~900 ms; tandem aims at ≤ 1 ms).
 Scenario temporary_dataflow_floor() {
   Scenario s;
   s.name = "TemporaryDataflowFloor";

@@ -1,9 +1,9 @@
-// What the memory budget counts (issue 9, item 2): the memory builders and
+// What the memory budget counts: the memory builders and
 // batchers hold, not what they use. A vector that doubled holds up to twice
 // its entries, and a batcher's buffer is a run of an eighth of the limit
 // (three with its sort's scratch): at 11.6M rows under 256 MB, counting the
 // used bytes only let builders and batchers hold about 190 MB on top of the
-// limit (bench/README.md). Reserving capacity is the deterministic way to
+// limit (bench/HISTORY.md). Reserving capacity is the deterministic way to
 // make held and used differ, so the tests reserve and then push past one
 // check (a spill block of growth). Runs against the real RocksDB spill family.
 #include <catch2/catch.hpp>

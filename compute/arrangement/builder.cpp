@@ -109,7 +109,7 @@ void BatchBuilder::check_budget() {
   // Also when building bytes alone pass half the limit (as batchers cut
   // their runs): else every builder of a hydration's last merges grows until
   // building bytes alone reach the limit, on top of what is resident
-  // (counted 380 MiB under 256, bench/README.md, issue 9).
+  // (counted 380 MiB under 256, bench/HISTORY.md).
   if (!stream_failed_ && (budget_->binds() || budget_->building_crowded())) stream_out();
 }
 

@@ -54,7 +54,7 @@ void MemoryBudget::enforce() {
   // of the room before streaming, and batches spilled while a merge or a
   // source cursor still held their columns stopped being counted without
   // being freed (a hydration at 11.6M rows under 256 MB peaked at 640 MB
-  // instead of 538 MB: bench/README.md). Building bytes are bounded
+  // instead of 538 MB: bench/HISTORY.md). Building bytes are bounded
   // instead: builders stream while resident + building exceed the limit,
   // and batchers cut small runs when building crowds it (batcher.hpp).
   if (limit == 0 || resident_.load(std::memory_order_relaxed) <= limit) return;

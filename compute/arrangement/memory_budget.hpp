@@ -1,5 +1,5 @@
 // MemoryBudget: the limit on resident arrangement batches, and the spilling
-// that keeps them under it (DESIGN.md §5, `--memory-limit`, system parameter
+// that keeps them under it (`--memory-limit`, system parameter
 // `memory_limit`).
 //
 // Every batch BatchBuilder seals while a budget is installed is *admitted*:
@@ -21,7 +21,7 @@
 // alone are held to the limit (enforce), so what is counted stays within
 // about one and a half times it. The block cache (capacity stated at construction) and the
 // blocks pinned by open cursors and merges come on top (see the issue-9
-// section of bench/README.md).
+// section of bench/HISTORY.md).
 //
 // One budget is installed per process (tandemd's main, or a test); batches
 // sealed while none is installed are never spilled.
@@ -44,7 +44,7 @@ namespace tandem::compute {
 
 class BatchStorage;
 
-// Who holds building bytes, for the memory report (bench/README.md, issue 9):
+// Who holds building bytes, for the memory report (bench/HISTORY.md):
 // builders' unfinished columns, batchers' unsorted buffers, and sort scratch.
 enum class Building : int { kBuilder = 0, kBatcherBuffer = 1, kSortScratch = 2 };
 inline constexpr int kBuildingKinds = 3;

@@ -5,8 +5,7 @@
 //
 // A reader that must not wait on I/O (a session's thread walking a fast-path
 // peek inline, a worker answering a parked peek) asks this first and moves a
-// walk that would page to the offload pool (DESIGN §6 "Offload", issue 9
-// item 5). The answer is a hint, exact at the moment it is given: a block
+// walk that would page to the offload pool. The answer is a hint, exact at the moment it is given: a block
 // may be evicted or a batch spilled right after, so a walk judged resident
 // may still page in a few blocks.
 //

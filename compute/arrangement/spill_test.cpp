@@ -1,4 +1,4 @@
-// Spilling (issue 9): a spilled batch reads back exactly (cursor walks and
+// Spilling: a spilled batch reads back exactly (cursor walks and
 // seeks equal the resident batch's), merges stream spilled inputs block by
 // block, concurrent readers see consistent data while batches spill, the
 // spill is deleted when the batch goes, and the budget picks coldest and

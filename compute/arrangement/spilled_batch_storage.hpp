@@ -1,5 +1,5 @@
 // SpilledBatchStorage: a batch's columns written to the SpillStore in blocks
-// and read back through the BlockCache (DESIGN.md §5).
+// and read back through the BlockCache.
 //
 // write() cuts the columns into blocks of whole keys of about kBlockBytes
 // each (a key with more data than that is one larger block) and writes each

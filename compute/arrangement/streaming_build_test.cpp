@@ -1,4 +1,4 @@
-// Streaming output under a binding budget (issue 9, item 1): a builder whose
+// Streaming output under a binding budget: a builder whose
 // budget binds writes finished keys to the spill as it goes, so merges and
 // seals produce batches born spilled, equal to the in-memory result, while
 // the builder holds no more than about a spill block. A failing spill write

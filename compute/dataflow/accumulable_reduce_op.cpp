@@ -241,7 +241,7 @@ void AccumulableReduceOp::step() {
   // Every update is folded into its (time, group) delta as it arrives, so
   // what waits for the frontier is one accumulator per (time, group), not
   // the updates: a peek dataflow's count(*) over an index larger than
-  // memory holds one, whatever the index's size (issue 9 item 2).
+  // memory holds one, whatever the index's size.
   fold_pending();
   const Timestamp f1 = inputs_[0].frontier;
   if (f1 <= done_) return;

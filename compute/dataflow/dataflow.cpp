@@ -28,7 +28,7 @@ void append(std::vector<Update>& to, std::vector<Update>& from, bool move) {
 }
 
 // Drained buffers keep at most this many updates' capacity between steps,
-// so an idle or finished dataflow holds no chunk-sized memory (issue 8: 48
+// so an idle or finished dataflow holds no chunk-sized memory (48
 // concurrent peek dataflows walking a large index must not each keep a
 // chunk's worth of buffers).
 constexpr std::size_t kRetainedCapacity = 1024;

@@ -10,7 +10,7 @@
 //
 // Logging: with set_timed(true), step() adds each operator's running time
 // to elapsed_ns()[i] (two clock reads per operator step; the worker's
-// logger reads the totals at a flush, DESIGN §6).
+// logger reads the totals at a flush).
 // Threading: owned and stepped by one worker thread.
 #pragma once
 

@@ -1,5 +1,5 @@
-// SharedImportOp: reads an index another runtime publishes (DESIGN §6
-// "Publication"): the interactive runtime's import of a maintenance index
+// SharedImportOp: reads an index another runtime publishes:
+// the interactive runtime's import of a maintenance index
 // into a one-shot dataflow (one with an `until`).
 //
 // It holds the index's data and error traces at the dataflow's as_of

@@ -58,7 +58,7 @@ const std::vector<LogVariant>& log_variants() {
       variant("mz_dataflow_operators_per_worker", S::kOperators, K::kProject, {0, 1, 2}),
       variant("mz_dataflow_operator_dataflows", S::kOperators, K::kWorkerZero, {0, 2, 3, 4}),
       variant("mz_dataflow_operator_dataflows_per_worker", S::kOperators, K::kProject, {0, 1, 2, 3, 4}),
-      // Materialize's columns, then resident_bytes and spilled_bytes (issue 9).
+      // Materialize's columns, then resident_bytes and spilled_bytes.
       variant("mz_arrangement_sizes", S::kArrangements, K::kSum, {0}, {4, 5, 6, 7, 8, 9, 10}),
       variant("mz_arrangement_sizes_per_worker", S::kArrangements, K::kProject, {0, 1, 4, 5, 6, 7, 8, 9, 10}),
       variant("mz_dataflow_arrangement_sizes", S::kArrangements, K::kSum, {2, 3}, {4, 5, 6, 7, 8, 9, 10},

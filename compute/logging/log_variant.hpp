@@ -1,5 +1,5 @@
 // Log variants: the introspection relations a maintenance runtime's logging
-// dataflows maintain (DESIGN §6 "Introspection"; materialize.md §3), with
+// dataflows maintain, with
 // Materialize's names and columns, and how each derives from the raw
 // per-worker logs.
 //

@@ -1,4 +1,4 @@
-// Logging (DESIGN §6 "Introspection"): a worker's state becomes the right
+// Logging: a worker's state becomes the right
 // raw log rows, a flush publishes only differences (a dropped dataflow's
 // rows are retracted, a changed measure is one retraction and one
 // insertion), the PeekLog's histogram and recent window agree, and a

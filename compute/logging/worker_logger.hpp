@@ -1,5 +1,5 @@
-// WorkerLogger: one maintenance worker's side of logging (DESIGN §6
-// "Introspection").
+// WorkerLogger: one maintenance worker's side of logging
+// (introspection).
 //
 // Hot path. While a worker steps, nothing here takes a lock or allocates:
 // a dataflow accumulates its operators' scheduling time in place
@@ -50,7 +50,7 @@ using IdFormatter = std::function<std::string(GlobalId)>;
 // One arrangement's sizes (mz_arrangement_sizes). `size` is the arrangement's
 // bytes wherever they live: resident_bytes (in memory: batch columns and
 // headers; a spilled batch keeps only its fences) plus spilled_bytes
-// (written to the spill, issue 9).
+// (written to the spill).
 struct ArrangementSize {
   std::int64_t records = 0;
   std::int64_t batches = 0;
@@ -91,7 +91,7 @@ struct LoggedDataflow {
 using StepHistogram = std::array<std::uint64_t, 64>;
 
 // Step durations of a runtime that runs no logging of its own (the
-// interactive runtime, DESIGN §6): its workers count them here and the
+// interactive runtime): its workers count them here and the
 // maintenance worker with the same index logs them at each flush, under
 // the other runtime's name. Relaxed atomics: a flush may trail by a step.
 class SharedSteps {

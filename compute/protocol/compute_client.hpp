@@ -1,4 +1,4 @@
-// ComputeClient: the compute controller interface (DESIGN §3). The
+// ComputeClient: the compute controller interface. The
 // coordinator talks to a compute runtime only through it, as if compute
 // were another process: commands in, responses out, nothing shared.
 //
@@ -31,7 +31,7 @@ class ComputeClient {
   // Waits up to `timeout` for a response.
   virtual std::optional<ComputeResponse> recv(std::chrono::milliseconds timeout) = 0;
   virtual void set_response_waker(std::function<void()> waker) = 0;
-  // The fast path of DESIGN §9: answers a peek of an index on the calling
+  // The fast path: answers a peek of an index on the calling
   // thread, with no hand-off, when its time is already sealed and its read
   // touches at most `inline_budget` updates (any number for literal-key
   // lookups); nullopt when it cannot (then send() the Peek). No Peek
@@ -40,7 +40,7 @@ class ComputeClient {
   virtual std::optional<PeekResponse> peek_if_ready(const Peek& /*peek*/, std::size_t /*inline_budget*/) {
     return std::nullopt;
   }
-  // peek_if_ready with offload (DESIGN §6): when the time is sealed, walks
+  // peek_if_ready with offload: when the time is sealed, walks
   // at most `inline_budget` cursor positions here and, if the walk is not
   // done, with `offload` moves the rest of it to the offload pool (answered
   // through the returned OffloadedPeek); without `offload` (or with no pool,

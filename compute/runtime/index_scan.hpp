@@ -1,6 +1,6 @@
 // IndexScan: a fast-path walk of a sealed, published index, read in pieces:
-// a full scan whose rows stream to a client while the scan goes on (issue 5
-// item 5) instead of being collected into one PeekResponse first, or a
+// a full scan whose rows stream to a client while the scan goes on
+// instead of being collected into one PeekResponse first, or a
 // literal-key lookup walked for a budget of positions at a time, inline and
 // then on the offload pool (offloaded_peek.hpp). With literal keys the walk
 // visits the keys in sorted order in each part, exactly as read_peek does,

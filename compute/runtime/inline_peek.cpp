@@ -1,5 +1,5 @@
 // Runtime::peek_if_ready: the fast path that reads published arrangements on
-// the caller's thread (DESIGN §9). Each worker holds a disjoint part of the
+// the caller's thread. Each worker holds a disjoint part of the
 // index (exchanged by key), so the answer is the union of read_peek over
 // every part; the first part's error wins, as in PeekTracker.
 // Runtime::scan_if_ready hands the same sealed snapshots to an IndexScan,

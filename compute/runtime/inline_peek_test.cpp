@@ -1,4 +1,4 @@
-// Runtime::peek_if_ready (the inline fast path of DESIGN §9): it answers
+// Runtime::peek_if_ready (the inline fast path): it answers
 // exactly what a Peek command answers once the time is sealed, declines
 // (nullopt) before that, below since, over budget and after a drop, and
 // stays correct while another thread keeps the index changing; an IndexScan

@@ -1,4 +1,4 @@
-// Interactive imports are zero-copy (DESIGN §6, issue 8 item 2): 48
+// Interactive imports are zero-copy: 48
 // concurrent one-shot dataflows, each walking the whole of a published
 // index of over 100 MB, move the process's resident set by under 5%.
 // Measured with the kernel's peak-RSS counter (VmHWM), reset just before

@@ -1,6 +1,6 @@
 // Multiplexer: a cluster's compute, behind the ComputeClient interface: a
 // maintenance runtime and, when enabled, an interactive runtime with as
-// many workers, routed between (DESIGN §6 "Routing").
+// many workers, routed between.
 //
 // Routing.
 //  CreateDataflow   one-shot dataflows (an `until`, no sink: a peek's

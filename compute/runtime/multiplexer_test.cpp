@@ -1,4 +1,4 @@
-// The interactive runtime behind the Multiplexer (DESIGN §6): peeks of a
+// The interactive runtime behind the Multiplexer: peeks of a
 // maintenance index served from its publication (parked until sealed, woken
 // by the publisher), one-shot dataflows importing published indexes (joins
 // reuse them in place) checked against a from-scratch answer, compaction

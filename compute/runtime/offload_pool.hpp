@@ -1,4 +1,4 @@
-// OffloadPool: the offload pool of DESIGN §2 and §6, a small fixed set of
+// OffloadPool: the offload pool, a small fixed set of
 // threads that run fast-path index walks too long to finish inline on a
 // session's thread (compute/runtime/offloaded_peek.hpp), so one skewed key
 // never stalls the lookups queued behind it on that thread.

@@ -1,6 +1,6 @@
 // OffloadedPeek: a fast-path read of a sealed index that walked its inline
-// budget on the caller's thread and continues on the offload pool (DESIGN
-// §6 "Offload", issue 8 item 6). Runtime::walk_if_ready creates it and
+// budget on the caller's thread and continues on the offload pool.
+// Runtime::walk_if_ready creates it and
 // submits the walk; the caller keeps it to learn the answer and to cancel.
 //
 // While offloaded, the walk owns the snapshots it reads (so every batch it

@@ -1,7 +1,7 @@
 // Runtime::walk_if_ready: a sealed fast-path read walked inline for the
-// inline budget and, past it, on the offload pool (DESIGN §6 "Offload",
-// issue 8 item 6); a read that would page spilled blocks in goes to the
-// pool before it begins (issue 9 item 5). The walking itself is
+// inline budget and, past it, on the offload pool;
+// a read that would page spilled blocks in goes to the
+// pool before it begins. The walking itself is
 // OffloadedWalk's (offloaded_walk.hpp).
 //
 // The walk is an IndexScan over the sealed snapshots (literal keys or a
@@ -156,7 +156,7 @@ std::optional<ReadyPeek> Runtime::walk_if_ready(const Peek& peek, std::size_t in
     log->served(target, logging::ReadPath::kOffloaded, name, start);
   };
   if (auto ticket = submit_walk(*offload_pool_, walk, slice)) return ReadyPeek{std::nullopt, std::move(ticket)};
-  // The pool is full: the walk ends here (bounded queue, DESIGN §6).
+  // The pool is full: the walk ends here (bounded queue).
   walk->on_end = nullptr;
   finish_walk(*walk, slice, nullptr);
   walk->holds.clear();

@@ -1,9 +1,9 @@
-// OffloadedWalk: a fast-path walk moved to the offload pool (DESIGN §6
-// "Offload"). Runtime::walk_if_ready hands over a walk begun inline once it
+// OffloadedWalk: a fast-path walk moved to the offload pool.
+// Runtime::walk_if_ready hands over a walk begun inline once it
 // passes the inline budget, or before it begins when it would read spilled
 // blocks back from the spill (spill_probe.hpp); a Worker hands over the walk
 // of a peek it answers when that walk would page. So neither a session's
-// thread nor a worker waits on the spill's I/O (issue 9 item 5), and one
+// thread nor a worker waits on the spill's I/O, and one
 // long walk never stalls the lookups queued behind it.
 //
 // The walk owns what it reads: the snapshots it opens on the pool (`parts`)

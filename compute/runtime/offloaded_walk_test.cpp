@@ -1,4 +1,4 @@
-// The offload pool and Runtime::walk_if_ready (issue 8 item 6): the pool
+// The offload pool and Runtime::walk_if_ready: the pool
 // runs jobs in order, refuses beyond its bound and abandons what it never
 // started; a walk cut at the inline budget and finished on the pool answers
 // exactly what the whole walk answers inline; a canceled walk answers

@@ -1,4 +1,4 @@
-// PublicationRegistry: a runtime's arrangement registry (DESIGN §6, §9):
+// PublicationRegistry: a runtime's arrangement registry:
 // for every index export, each worker's publication of its part of the
 // arrangement (oks and errs), readable from any thread.
 //
@@ -15,7 +15,7 @@
 // TraceSnapshots and reads one only where since <= t < upper, which is
 // exact however the owner compacts afterwards, or takes a hold of its own.
 //
-// Wakeups (DESIGN §6 "Sealing and wakeups"). A reader on another runtime
+// Wakeups. A reader on another runtime
 // watch()es an (export, worker) it waits on; the owning worker calls
 // advanced() after a step moved the export's published upper, and the
 // registry calls the watcher's callback (outside its lock) only if someone

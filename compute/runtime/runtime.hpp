@@ -14,7 +14,7 @@
 // runtime), and every read is recorded in the PeekLog: a peek sent to the
 // workers when it begins and when it is answered, a read answered on the
 // caller's thread (peek_if_ready, scan_if_ready) when it ends.
-// Interactive (DESIGN §6): with a publisher, the runtime serves peeks of
+// Interactive: with a publisher, the runtime serves peeks of
 // the publisher's indexes and runs one-shot dataflows that import them,
 // zero-copy, from the publisher's registry (see worker.hpp and
 // multiplexer.hpp, which routes a cluster's commands between the two).
@@ -44,7 +44,7 @@ namespace tandem::compute {
 
 struct RuntimeOptions {
   std::size_t workers = 1;
-  // Logging dataflows (DESIGN §6): the mz_introspection indexes, created
+  // Logging dataflows: the mz_introspection indexes, created
   // with the runtime, one per log variant (compute/logging/log_variant.hpp).
   bool logging = true;
   // The runtime's name in the logs (mz_runtime_step_durations_histogram,

@@ -1,4 +1,4 @@
-// Reads of spilled arrangements run off the worker (issue 9 item 5): a
+// Reads of spilled arrangements run off the worker: a
 // fast-path walk that would read spilled blocks back goes to the offload
 // pool before it begins and answers what the resident walk answered, while
 // one over cached blocks stays inline; a worker answering a peek over

@@ -1,4 +1,4 @@
-// `stream` peeks (issue 5 item 5): compute answers them with each worker's
+// `stream` peeks: compute answers them with each worker's
 // sealed snapshots of the index instead of rows, and an IndexScan over those
 // parts, read in small pieces after the answer, yields exactly what a Peek
 // answered with rows yields; the parts stay exact at the peek's time while

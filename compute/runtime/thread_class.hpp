@@ -11,7 +11,7 @@ enum class ThreadClass {
   // Long run-to-completion work other threads should preempt: SCHED_BATCH
   // at nice 10 (Linux). A cluster's maintenance runtime runs so when its
   // interactive runtime is on, so reads and sessions sharing the cores are
-  // scheduled ahead of a hydration step (DESIGN §1) instead of waiting out
+  // scheduled ahead of a hydration step instead of waiting out
   // its time slice.
   Background,
 };

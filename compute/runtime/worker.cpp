@@ -93,7 +93,7 @@ namespace {
 // A step this long (hydration, a large Reduce) freed many transient Rows
 // and Update vectors among allocations that live on, and glibc keeps the
 // space freed between them in its arenas: 60-100 MiB free but held
-// through a full-size hydration and its aggregates (bench/README.md,
+// through a full-size hydration and its aggregates (bench/HISTORY.md,
 // "What holds memory above the budget"). Trimming returns it to the
 // kernel; it costs a walk of the arenas' free chunks, small next to such
 // a step.

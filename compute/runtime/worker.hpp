@@ -18,11 +18,11 @@
 // traces at t (a TraceHandle), so compaction cannot pass it. A `stream`
 // peek is answered with the snapshots rather than rows: the worker does no
 // walk whose pace a client would set. A walk that would read spilled blocks
-// back is moved to the offload pool (worker_offload.cpp, issue 9 item 5),
+// back is moved to the offload pool (worker_offload.cpp),
 // so no worker waits on the spill's I/O for a read.
 // Sinks: a sink export subscribes to its index export's sealed batches and,
 // after each step, reports them with the export's upper to the SinkTracker.
-// Logging (DESIGN §6): with a WorkerLogger, the worker times each step and
+// Logging: with a WorkerLogger, the worker times each step and
 // each operator of the dataflows it maintains. A peek of a log index asks
 // the logger for its time; at the next step boundary (before stepping) the
 // worker pulls a LogState from its dataflows and flushes it into the

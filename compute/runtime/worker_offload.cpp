@@ -1,6 +1,6 @@
 // Worker: a parked peek's walk that would read spilled blocks back goes to
-// the offload pool instead of running on this worker's thread (issue 9 item
-// 5; spill_probe.hpp): the worker goes on stepping and answering other
+// the offload pool instead of running on this worker's thread
+// (spill_probe.hpp): the worker goes on stepping and answering other
 // reads while the pool pages the blocks in. The walk holds its snapshots and
 // copies of the peek's since holds until it ends, and answers through the
 // runtime's OffloadedAnswers (the PeekTracker until the runtime stops).

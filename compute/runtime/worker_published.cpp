@@ -1,5 +1,5 @@
 // Worker: an interactive worker's reads of the indexes its publisher
-// exports (DESIGN §6): standing holds, parked peeks woken by dirty ids, and
+// exports: standing holds, parked peeks woken by dirty ids, and
 // the shared imports of one-shot dataflows. See worker.hpp.
 #include <string>
 

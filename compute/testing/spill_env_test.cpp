@@ -2,7 +2,7 @@
 // TANDEM_TEST_MEMORY_LIMIT is set (e.g. "1MB"): every batch the tests seal is
 // then admitted to a real MemoryBudget over a scratch RocksDB spill family and
 // spilled as soon as the budget is exceeded, so every cursor, merge and peek
-// in every test also runs over spilled batches (issue 9, item 3; the CI job
+// in every test also runs over spilled batches (the CI job
 // in scripts/test.sh). Tests that install their own budget (SpillBudget)
 // restore this one when they finish.
 #define CATCH_CONFIG_EXTERNAL_INTERFACES

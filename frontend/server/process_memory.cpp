@@ -33,7 +33,7 @@ std::string status_field(const std::string& field) {
 // to 8 per CPU) and returns an arena's freed memory to the kernel only from
 // its top, so transient buffers freed on the many io, worker and storage
 // threads stayed resident: 336 MB against 178 MB with two arenas for the
-// same load (bench/README.md, "Peak resident set during hydration"). One
+// same load (bench/HISTORY.md, "Peak resident set during hydration"). One
 // arena per CPU keeps allocation uncontended on that many concurrent
 // threads.
 //
@@ -45,7 +45,7 @@ std::string status_field(const std::string& field) {
 // arenas after hydration (33 MB in use), and peaked at 356 MB. A fixed
 // threshold (which turns the raising off) gives each large buffer its own
 // mapping, returned to the kernel when it is freed: 243 MB peak, 66 MB
-// after (bench/README.md). The environment's MALLOC_ARENA_MAX and
+// after (bench/HISTORY.md). The environment's MALLOC_ARENA_MAX and
 // MALLOC_MMAP_THRESHOLD_ still win.
 void tune_malloc() {
   if (std::getenv("MALLOC_ARENA_MAX") == nullptr) {

@@ -1,6 +1,6 @@
 // The process's memory as a whole: the allocator's configuration and a
 // report of where resident memory is, for the issue-9 bound (the budget plus
-// a fixed overhead; bench/README.md, "Peak resident set during hydration").
+// a fixed overhead; bench/HISTORY.md, "Peak resident set during hydration").
 //
 // tune_malloc() runs first thing in main, before any thread starts.
 // memory_report() may run on any thread (tandemd logs it on SIGUSR1).

@@ -118,7 +118,7 @@ Status Server::start() {
   // thread, so with fewer threads than busy clients, ready connections wait
   // behind each other on a thread while a core idles; idle threads cost
   // nothing (they sleep in epoll). Measured on 2 cores, 4 pgbench clients:
-  // 108k tps with 2 threads, 180k with 4 (bench/README.md).
+  // 108k tps with 2 threads, 180k with 4 (bench/HISTORY.md).
   unsigned n = options_.io_threads != 0 ? options_.io_threads
                                         : std::max(4u, 2 * std::max(1u, std::thread::hardware_concurrency()));
   for (unsigned i = 0; i < n; ++i) {

@@ -1,7 +1,7 @@
 #pragma once
 // EXPLAIN [RAW | DECORRELATED | [LOCALLY] OPTIMIZED | PHYSICAL] PLAN
-//   [AS TEXT | AS JSON] FOR <SELECT | CREATE INDEX | CREATE MATERIALIZED VIEW>
-// (materialize.md §2): plans the explainee exactly as executing it would,
+//   [AS TEXT | AS JSON] FOR <SELECT | CREATE INDEX | CREATE MATERIALIZED VIEW>:
+// plans the explainee exactly as executing it would,
 // with a PlanTrace, and renders the requested stage without creating or
 // running anything. One result row, one text column named after the stage
 // ("Raw Plan", "Decorrelated Plan", "Locally Optimized Plan",

@@ -1,6 +1,6 @@
 #pragma once
 // Explanation: what EXPLAIN ... PLAN prints, as plain data, rendered either
-// as Materialize's indented text or as JSON (materialize.md §2).
+// as Materialize's indented text or as JSON.
 //
 // A plan is a tree of ExplainNodes. A node prints as one line, `op` followed
 // by `args` ("Filter (#0 = 5)"), then its `details` one level deeper (the
@@ -55,7 +55,7 @@ struct Explanation {
   std::vector<UsedIndex> used_indexes;
   std::string target_cluster;
   // The runtime that serves the read (queries only): "interactive" or
-  // "maintenance" (DESIGN §6 "Routing"); empty for what no runtime serves.
+  // "maintenance"; empty for what no runtime serves.
   std::string target_runtime;
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 // Formatting of result values for comparison with expected output, following
-// Materialize's sqllogictest runner (reference/materialize.md §7), which in
+// Materialize's sqllogictest runner, which in
 // standard mode reproduces SQLite's sqllogictest formatting.
 //
 // Input is a value in PostgreSQL's text format (what PQexec returns) with its

@@ -1,4 +1,4 @@
-// Integration: admission control of peek dataflows (issue 8 item 8). With
+// Integration: admission control of peek dataflows. With
 // max_concurrent_interactive_dataflows = 1, a peek dataflow that parks
 // (AS OF a time not yet sealed) holds the cluster's one slot; a second one
 // waits in the queue, visible in mz_internal.mz_interactive_admission, and

@@ -1,5 +1,5 @@
-// Integration: one COPY of several times the memory budget (issue 9 item 2,
-// issue 4 item 4, scaled down). A COPY larger than a piece
+// Integration: one COPY of several times the memory budget (scaled
+// down). A COPY larger than a piece
 // (StagedWrite::kPieceBytes) is staged in storage as it arrives and
 // committed at one timestamp (frontend/coord/staged_write.hpp, "Staged
 // appends" in storage/shard_store.hpp), and compute reads it back in

@@ -1,4 +1,4 @@
-// Integration: the peek stash (issue 8 item 7). With
+// Integration: the peek stash. With
 // compute_peek_response_stash_threshold_bytes set tiny, a 200,000-row peek
 // dataflow result (a join, ~100 MB on the wire) is walked into the RocksDB
 // stash and read back from there: every row arrives exactly once, the

@@ -1,4 +1,4 @@
-# psql 15's describe commands (issue 6, item 2) against tandemd: \l, \dt,
+# psql 15's describe commands against tandemd: \l, \dt,
 # \di, \dv, \dm, \dn, \d and \d+ of a table (with a primary key, an
 # index and an array column), of an index, a view and a materialized view
 # send their pg_catalog queries (see psql -E: arrays, ARRAY(subquery),

@@ -1,4 +1,4 @@
-# psql's `COPY (SUBSCRIBE t) TO STDOUT` (issue 6 item 4) shows the snapshot,
+# psql's `COPY (SUBSCRIBE t) TO STDOUT` shows the snapshot,
 # then each insert and delete as it commits, while psql keeps running; with
 # ENVELOPE UPSERT (KEY (a)) the same writes arrive as upsert/delete states.
 # psql's stdout is a file here, so stdbuf makes it write each line at once

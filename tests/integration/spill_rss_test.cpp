@@ -1,4 +1,4 @@
-// Integration: hydration within the memory budget (issue 9, item 2, scaled
+// Integration: hydration within the memory budget (scaled
 // down). tandemd runs with --memory-limit kBudget (and limits glibc's
 // malloc arenas itself: per-thread arenas otherwise keep freed transient
 // memory of the many threads resident, about doubling RSS); a table of about kLoadFactor
@@ -22,7 +22,7 @@
 // malloc's mmap threshold so freed large buffers return to the kernel).
 // Builders' and batchers' buffers (their capacity, and the sort's scratch)
 // are inside the budget: they count as its building bytes. See
-// bench/README.md ("Spilled vs resident arrangements", "What held the
+// bench/HISTORY.md ("Spilled vs resident arrangements", "What held the
 // memory at full size").
 #include <libpq-fe.h>
 #include <signal.h>
@@ -196,7 +196,7 @@ TEST_CASE("an index over several times the memory budget hydrates within it", "[
   // together exceed it, and batchers cut small runs once building bytes
   // pass half of it (several arrangements fill at once here: both workers'
   // hydrations, a Reduce's parts). Measured: 31 MB of 16 MB (374 MB of
-  // 256 MB at full size; bench/README.md, "What holds memory above the
+  // 256 MB at full size; bench/HISTORY.md, "What holds memory above the
   // budget"); at this size a spill block of growth per builder and
   // batcher between two looks at the budget, and builders' reservations,
   // weigh more.
@@ -239,7 +239,7 @@ TEST_CASE("a server whose table is several times the memory budget boots within 
   reset_peak(second.pid());
   // Every row is there. Not bounded: a one-shot aggregate's peek dataflow
   // (like an indexed reduce hydrating) still grows with its input, see
-  // bench/README.md.
+  // bench/HISTORY.md.
   CHECK(scalar(conn, "SELECT count(*), sum(a) FROM t") ==
         std::to_string(kRows) + "|" + std::to_string(kRows * (kRows - 1) / 2));
   const long scan_peak_kib = status_kib(second.pid(), "VmHWM");

@@ -1,5 +1,5 @@
 // Integration: a streamed full scan of an index spilled under a tiny memory
-// budget (issue 9 item 5). tandemd runs with --memory-limit 1MB, so nearly
+// budget. tandemd runs with --memory-limit 1MB, so nearly
 // every batch of a 200,000-row index is spilled and its blocks are read back
 // as the scan goes; the scan's batches are walked on the offload pool (the
 // unit test frontend/adapter/index_scan_stream_test.cpp shows they leave the

@@ -1,5 +1,5 @@
-// Integration: results that stream to the client while they are produced
-// (issue 5 item 5): a large fast-path scan of an index reaches a libpq
+// Integration: results that stream to the client while they are produced:
+// a large fast-path scan of an index reaches a libpq
 // client in single-row mode long before its last row is produced, the same
 // for a strict serializable scan that waits for its timestamp, a peek
 // dataflow, and COPY TO STDOUT; max_result_size ends a streamed result midway with its

@@ -1,4 +1,4 @@
-// Integration: SUBSCRIBE over pgwire (issue 6 items 1 and 4). A libpq
+// Integration: SUBSCRIBE over pgwire. A libpq
 // client running COPY (SUBSCRIBE t) TO STDOUT sees the snapshot, then each
 // insert and delete as it commits, in time order; closing the client or
 // canceling the statement ends the subscribe and drops its dataflow;

@@ -1,4 +1,4 @@
-# Time (issue 5, item 6), as psql sees it: EXPLAIN TIMESTAMP prints
+# Time, as psql sees it: EXPLAIN TIMESTAMP prints
 # Materialize's fields in order, with the query timestamp at the oracle's
 # read time under strict serializable and at upper - 1 (answerable at once)
 # under serializable; AS OF a past mz_now() reads the data as it was then.

@@ -1,8 +1,7 @@
 /*
  * compaction_holds.pml: the compaction-hold protocol between the maintenance
  * runtime (which owns and publishes an arrangement) and the interactive
- * runtime (which imports it and reads it), DESIGN.md §6 "Compaction holds",
- * issue 8 item 4. See README.md beside this file for what each process
+ * runtime (which imports it and reads it). See README.md beside this file for what each process
  * stands for in the code and how to run the checks (check.sh).
  *
  * One index, one worker per runtime (imports are pairwise per worker index,
@@ -89,7 +88,7 @@ inline compact_and_publish(advance) {
   d_step {
     if :: target != INF -> max_into(pub_since, target) :: else -> skip fi;
     pub_upper = pub_upper + advance;
-    /* The debug assertion of issue 8 item 4, checked where the snapshot is
+    /* The debug assertion (compute/arrangement/trace_publication.hpp), checked where the snapshot is
        published: its since never passes a live hold. */
 #ifndef READER_ASSERTS_ONLY
     least_into(target);

@@ -1,4 +1,4 @@
-# Controller introspection over time (issue 6 item 2): an index over a large
+# Controller introspection over time: an index over a large
 # table becomes hydrated (mz_compute_hydration_statuses, `>` retries until
 # it has), its frontiers advance as time passes (mz_frontiers and
 # mz_cluster_replica_frontiers), and a materialized view over the table

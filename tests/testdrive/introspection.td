@@ -1,4 +1,4 @@
-# Introspection values change as the engine works (issue 6 items 2 and 4):
+# Introspection values change as the engine works:
 # arrangement sizes grow with data, export frontiers advance, reads are
 # recorded in mz_recent_peeks with what served them, the peek histogram's
 # counts add up to the reads recorded, and the step histogram fills. Logs

@@ -1,4 +1,4 @@
-# SUBSCRIBE read through DECLARE ... CURSOR and FETCH (issue 6, item 1):
+# SUBSCRIBE read through DECLARE ... CURSOR and FETCH:
 # the snapshot, then each write made on another connection as it commits,
 # with mz_timestamp and mz_diff; ENVELOPE UPSERT's states; PROGRESS rows; a constant query at a fixed
 # AS OF; evaluation errors on FETCH; the cursor rules. FETCH runs once (a

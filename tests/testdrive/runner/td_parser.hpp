@@ -1,6 +1,6 @@
 #pragma once
 // Parser of testdrive (.td) files, following Materialize's format
-// (src/testdrive/src/parser.rs; see shared/reference/materialize.md §6):
+// (src/testdrive/src/parser.rs in Materialize's repository):
 //
 //   * a line starting with a sigil (`$ > ! ? *`) opens a command; the next
 //     lines indented by two spaces continue its first line (folded with
