@@ -14,9 +14,14 @@ constexpr int64_t kGiB = kMiB * 1024;
 constexpr int64_t kTiB = kGiB * 1024;
 
 // Sorted by name.
-constexpr std::array<VarDefinition, 13> kDefinitions = {{
+constexpr std::array<VarDefinition, 14> kDefinitions = {{
     {kAllowedClusterReplicaSizes, VarType::kString, "",
      "Comma-separated cluster sizes CREATE CLUSTER may use (empty: any)."},
+    // Materialize's default compaction window for indexes, materialized
+    // views and tables.
+    {kCompactionLag, VarType::kDuration, "1s",
+     "How far every index's, materialized view's and table's since trails its upper when no read holds it back: "
+     "AS OF reads older than this are refused (at least 1ms)."},
     {kComputeIndexPeekInlineBudget, VarType::kInt, "1024",
      "Cursor positions a fast-path index walk runs inline before moving to the offload pool.", 0,
      INT64_MAX},

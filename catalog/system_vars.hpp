@@ -104,5 +104,6 @@ inline constexpr const char* kComputePeekResponseStashThresholdBytes =
     "compute_peek_response_stash_threshold_bytes";
 inline constexpr const char* kIdleInTransactionSessionTimeout = "idle_in_transaction_session_timeout";
 inline constexpr const char* kAllowedClusterReplicaSizes = "allowed_cluster_replica_sizes";
+inline constexpr const char* kCompactionLag = "compaction_lag";
 
 }  // namespace tandem::catalog

@@ -157,11 +157,19 @@ void Spine::tidy_layers() {
 
 bool Spine::reduced() const {
   int non_empty = 0;
+  int batches = 0;
+  bool stale = false;
   for (const Layer& layer : layers_) {
     if (layer.state == LayerState::kDouble) return false;
-    if (layer.update_count() > 0) ++non_empty;
+    if (layer.older == nullptr) continue;
+    ++batches;
+    if (layer.older->update_count() == 0) continue;
+    ++non_empty;
+    // Compacted to an older since than the spine's: merging it with an
+    // (empty) batch after it advances its times and may consolidate it.
+    stale |= layer.older->update_count() > 1 && layer.older->since() < since_ && layer.older->lower() < since_;
   }
-  return non_empty <= 1;
+  return non_empty == 0 || (non_empty == 1 && !(stale && batches > 1));
 }
 
 void Spine::exert(std::int64_t& fuel) {

@@ -35,7 +35,9 @@
 // frontier; merges started afterwards advance times below it (physical
 // compaction happens through merging). exert(fuel) spends idle time: it
 // advances in-progress merges or, when none is running and several non-empty
-// batches remain, introduces a structurally empty batch to start one.
+// batches remain (or one, compacted to an older since than the spine's,
+// with an empty batch after it to merge with), introduces a structurally
+// empty batch to start one.
 //
 // Readers see batches() (inputs of unfinished merges included, so the list
 // always represents exactly the collection). Each returned batch is exact for

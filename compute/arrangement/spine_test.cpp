@@ -153,5 +153,36 @@ TEST_CASE("spine logical compaction only moves forward", "[arrangement][spine]")
   CHECK(spine.update_count() == 0);
 }
 
+TEST_CASE("an idle spine merged at an old since consolidates once the since advances", "[arrangement][spine]") {
+  // One key whose value changes at every time, merged into one batch while
+  // nothing allowed compaction: every update is still there.
+  Spine spine(0);
+  Batcher batcher;
+  constexpr int kUpdates = 1000;
+  for (int t = 1; t <= kUpdates; ++t) {
+    if (t > 1) batcher.push("k", std::to_string(t - 1), static_cast<Timestamp>(t), -1);
+    batcher.push("k", std::to_string(t), static_cast<Timestamp>(t), 1);
+    spine.insert(batcher.seal(static_cast<Timestamp>(t + 1)));
+  }
+  for (int i = 0; i < 64; ++i) {
+    std::int64_t fuel = 1 << 20;
+    spine.exert(fuel);
+  }
+  REQUIRE(spine.update_count() == 2 * kUpdates - 1);
+  // Compaction is allowed and the upper advances with no data (an idle
+  // index's upper tick): exert alone consolidates to the live record.
+  spine.set_logical_compaction(kUpdates + 1);
+  spine.insert(Batch::empty({kUpdates + 1, kUpdates + 2, 0}));
+  for (int i = 0; i < 8; ++i) {
+    std::int64_t fuel = 1 << 20;
+    spine.exert(fuel);
+  }
+  CHECK(spine.update_count() == 1);
+  Contents expected;
+  expected[{"k", std::to_string(kUpdates)}] = 1;
+  CHECK(spine_as_of(spine, kUpdates + 1) == expected);
+  check_tiling(spine, 0);
+}
+
 }  // namespace
 }  // namespace tandem::compute

@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include <spdlog/spdlog.h>
+
 #include "compute/dataflow/accumulable_reduce_op.hpp"
 #include "compute/dataflow/group_op.hpp"
 #include "compute/dataflow/hierarchical_reduce.hpp"
@@ -104,6 +106,19 @@ class Renderer {
     return key;
   }
 
+  // An ImportOp reads the exporter's batches as of desc_.as_of: exact only
+  // if the exporter has not compacted past it (the controller picks as_of
+  // at or after the index's since).
+  Status check_importable(GlobalId id, ArrangeOp& exporter) const {
+    const Timestamp since = exporter.trace().since();
+    if (since <= desc_.as_of) return Status::ok();
+    spdlog::error("internal error: dataflow {} imports index {} as of {}, below its since {}", desc_.debug_name, id,
+                  desc_.as_of, since);
+    return Status::error(sqlstate::kInternalError, "internal error: index " + std::to_string(id) +
+                                                       " was compacted past the dataflow's as_of " +
+                                                       std::to_string(desc_.as_of));
+  }
+
   Result<Operator*> get(const Get& g) {
     switch (g.kind) {
       case Get::Kind::kObject: {
@@ -119,7 +134,10 @@ class Renderer {
       }
       case Get::Kind::kIndex: {
         if (auto it = imports_.find(g.id); it != imports_.end()) return it->second;
-        if (ArrangeOp* exporter = ctx_.index(g.id)) return imports_[g.id] = add<ImportOp>({}, exporter, bounds_);
+        if (ArrangeOp* exporter = ctx_.index(g.id)) {
+          TANDEM_RETURN_IF_ERROR(check_importable(g.id, *exporter));
+          return imports_[g.id] = add<ImportOp>({}, exporter, bounds_);
+        }
         TANDEM_ASSIGN_OR_RETURN(SharedImportOp * shared, shared_import(g.id, /*keyed=*/false));
         return imports_[g.id] = shared;
       }
@@ -159,6 +177,7 @@ class Renderer {
                                TraceHandle* trace) {
     if (auto* g = std::get_if<Get>(&input.node); g && g->kind == Get::Kind::kIndex && same_key(g->id, key)) {
       if (ArrangeOp* exporter = ctx_.index(g->id)) {
+        TANDEM_RETURN_IF_ERROR(check_importable(g->id, *exporter));
         ImportOp* import = add<ImportOp>({}, exporter, bounds_, /*keyed=*/true);
         *trace = import->trace()->handle();
         return static_cast<Operator*>(import);

@@ -1,5 +1,7 @@
 #include "compute/runtime/index_scan.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include "common/eval_context.hpp"
 #include "compute/arrangement/spill_probe.hpp"
 #include "compute/dataflow/error_row.hpp"
@@ -21,6 +23,14 @@ IndexScan::IndexScan(const Peek& peek, std::vector<Part> parts)
 
 Result<std::unique_ptr<IndexScan>> IndexScan::open(const Peek& peek, std::vector<Part> parts) {
   for (const Part& part : parts) {
+    // The snapshots were taken under holds at peek.time (see read_peek).
+    if (peek.time < part.first->since || peek.time < part.second->since) {
+      spdlog::error("internal error: index {} scanned at {} below its since {}", peek.target, peek.time,
+                    std::max(part.first->since, part.second->since));
+      return Status::error(sqlstate::kInternalError, "internal error: index " + std::to_string(peek.target) +
+                                                         " was compacted past the read's timestamp " +
+                                                         std::to_string(peek.time));
+    }
     CursorList errs(part.second->batches);
     Status first;
     for_each_as_of(errs, peek.time, [&](std::string_view key, std::string_view, Diff diff) {

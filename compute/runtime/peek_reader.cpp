@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <spdlog/spdlog.h>
+
 #include "compute/arrangement/cursor_list.hpp"
 #include "compute/dataflow/error_row.hpp"
 #include "compute/dataflow/mfp_eval.hpp"
@@ -19,6 +21,15 @@ Row normalize_key(RowRef key) {
 
 Result<std::vector<std::pair<Row, Diff>>> read_peek(const Peek& peek, const TraceSnapshot& oks,
                                                      const TraceSnapshot& errs) {
+  // Every caller holds the traces at peek.time: a since past it is a broken
+  // hold, and the snapshot is no longer exact there.
+  if (peek.time < oks.since || peek.time < errs.since) {
+    spdlog::error("internal error: index {} read at {} below its since {}", peek.target, peek.time,
+                  std::max(oks.since, errs.since));
+    return Status::error(sqlstate::kInternalError,
+                         "internal error: index " + std::to_string(peek.target) +
+                             " was compacted past the read's timestamp " + std::to_string(peek.time));
+  }
   {
     CursorList cursor(errs.batches);
     Status first;

@@ -282,6 +282,7 @@ void Worker::allow_compaction(const AllowCompaction& allow) {
   if (it == exports_.end()) return;
   it->second.oks_hold.set_logical_compaction(allow.since);
   it->second.errs_hold.set_logical_compaction(allow.since);
+  it->second.compacted = true;
 }
 
 void Worker::peek(Peek peek) {
@@ -410,6 +411,19 @@ void Worker::report_sinks() {
 void Worker::after_step() {
   report_sinks();
   for (auto& [id, exp] : exports_) {
+    // Merged once every hold has caught up with the AllowCompaction (the
+    // interactive runtime moves its standing hold in its own command
+    // order), so the merges compact to the new since.
+    const auto least = exp.op->trace().publication()->least_hold();
+    if (exp.compacted && (!least || *least >= exp.oks_hold.since())) {
+      exp.compacted = false;
+      std::int64_t fuel = kCompactionMergeFuel;
+      exp.op->trace().exert(fuel);
+      if (const auto& errs = exp.op->shared_errs_trace()) {
+        fuel = kCompactionMergeFuel;
+        errs->exert(fuel);
+      }
+    }
     const Timestamp upper = exp.op->trace().upper();
     if (upper <= exp.reported) continue;
     exp.reported = upper;

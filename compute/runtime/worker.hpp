@@ -20,6 +20,10 @@
 // walk whose pace a client would set. A walk that would read spilled blocks
 // back is moved to the offload pool (worker_offload.cpp),
 // so no worker waits on the spill's I/O for a read.
+// Compaction: AllowCompaction moves an export's read hold; the traces
+// consolidate below it as their merges run, and after that step each gets
+// kCompactionMergeFuel of merge work, so an index whose input went quiet
+// still shrinks to its live records.
 // Sinks: a sink export subscribes to its index export's sealed batches and,
 // after each step, reports them with the export's upper to the SinkTracker.
 // Logging: with a WorkerLogger, the worker times each step and
@@ -149,6 +153,7 @@ class Worker {
     TraceHandle errs_hold;
     Timestamp reported = kMinTimestamp;
     Timestamp notified = kMinTimestamp;  // the upper last told to the registry
+    bool compacted = false;  // AllowCompaction advanced the hold: merge at the step's end
   };
   // An index the publisher exports, with this runtime's standing hold.
   struct Published {
@@ -253,6 +258,13 @@ class Worker {
   const ThreadClass thread_class_;
   std::int64_t next_log_id_ = 1;
 };
+
+// Merge work (Spine::exert fuel) an export's traces get after a step in
+// which AllowCompaction advanced their hold: with no insert to drive them,
+// merges would not consolidate an idle index's history. About a few ms of
+// merging, at most once per AllowCompaction (the controller sends them as
+// uppers advance).
+inline constexpr std::int64_t kCompactionMergeFuel = 64 * 1024;
 
 // How far behind its last flush a log index keeps history (ms).
 inline constexpr Timestamp kLogRetention = 60'000;

@@ -268,6 +268,7 @@ Result<std::unique_ptr<Adapter>> Adapter::open(storage::DurableStore& store, Coo
     options.default_compute = cluster_compute(quickstart->size, snapshot->system_vars());
   }
   TANDEM_ASSIGN_OR_RETURN(a->coordinator_, Coordinator::open(store, options));
+  apply_compaction_lag(*a->catalog_, *a->coordinator_);
   TANDEM_ASSIGN_OR_RETURN(a->stash_, storage::PeekStash::open(store));
   if (int64_t discarded = a->stash_->stats().discarded; discarded > 0) {
     spdlog::info("discarded {} peek stash blocks a previous process left", discarded);
@@ -648,6 +649,7 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
     }
     if (!st.is_ok()) co_return st;
     apply_memory_limit(*catalog_);
+    apply_compaction_lag(*catalog_, *coordinator_);
     ExecResult r;
     r.tag = "ALTER SYSTEM";
     co_return r;

@@ -151,6 +151,9 @@ class Adapter {
     // A peek dataflow's hold on the tables' history, taken before its
     // timestamp was chosen and kept until it is answered (its inputs exist).
     CollectionFrontiers::TableHold table_hold;
+    // The read's holds on the indexes and views it reads, taken before its
+    // timestamp was chosen (determine_timestamp) and kept until it has read.
+    CollectionFrontiers::ReadHold read_hold;
   };
   // A hold keeping every table readable at `ts` for the rest of an explicit
   // transaction (Session::set_transaction_ts).
@@ -158,10 +161,12 @@ class Adapter {
   Result<TimedPlan> plan_timed(const catalog::SearchPath& path, const std::string& cluster, const sql::Query& query,
                                std::vector<ColumnType> param_types, const Row& params, const ReadTiming& timing);
   // The timestamp a read of `inputs` on `cluster` (cluster_key) picks
-  // (planner/timestamp_selection.hpp).
+  // (planner/timestamp_selection.hpp), after holding the inputs in `hold`
+  // at a time no later than the one it picks.
   Result<planner::TimestampDetermination> determine_timestamp(const std::vector<compute::GlobalId>& inputs,
                                                               uint64_t cluster, const ReadTiming& timing,
-                                                              Timestamp oracle) const;
+                                                              Timestamp oracle,
+                                                              CollectionFrontiers::ReadHold* hold) const;
   // Plans `query` (by default strict serializable: at the oracle's read
   // timestamp) and peeks its rows (before finishing, which it returns
   // beside them). Runs on any thread.
@@ -177,6 +182,9 @@ class Adapter {
     // `scan` reads a peek dataflow's result, which only this read holds
     // (not a maintained index): it goes through the peek stash when large.
     bool scan_owned = false;
+    // The read's holds (TimedPlan::read_hold), kept by the caller until it
+    // has noted the read's timestamp (an explicit transaction holds it then).
+    CollectionFrontiers::ReadHold read_hold;
   };
   // A cancel request or the statement_timeout cancels the peek (57014).
   boost::asio::awaitable<Result<PeekedRows>> peek_query(const catalog::SearchPath& path, const std::string& cluster,

@@ -11,6 +11,12 @@ class Catalog;
 
 namespace tandem::frontend {
 
+class Coordinator;
+
 void apply_memory_limit(const catalog::Catalog& catalog);
+
+// Applies the system parameter `compaction_lag` to the coordinator's read
+// policy (Coordinator::set_compaction_lag), at the same moments.
+void apply_compaction_lag(const catalog::Catalog& catalog, Coordinator& coordinator);
 
 }  // namespace tandem::frontend

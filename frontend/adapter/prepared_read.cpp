@@ -57,7 +57,8 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_lookup(const CachedRead& ca
   timed.cluster_id = cached.cluster_id;
   timed.inline_budget = cached.inline_budget;
   timed.offload = cached.offload;
-  auto determination = determine_timestamp(timed.inputs, cluster_key(timed.cluster_id), timing, coordinator_->read_ts());
+  auto determination = determine_timestamp(timed.inputs, cluster_key(timed.cluster_id), timing, coordinator_->read_ts(),
+                                           &timed.read_hold);
   if (!determination.ok()) co_return determination.status();
   timed.determination = std::move(*determination);
   co_return co_await peek_timed(std::move(timed), cancel);

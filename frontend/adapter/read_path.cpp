@@ -94,7 +94,21 @@ Result<Adapter::ReadTiming> Adapter::read_timing(Session& session, const std::op
 
 Result<planner::TimestampDetermination> Adapter::determine_timestamp(const std::vector<compute::GlobalId>& inputs,
                                                                      uint64_t cluster, const ReadTiming& timing,
-                                                                     Timestamp oracle) const {
+                                                                     Timestamp oracle,
+                                                                     CollectionFrontiers::ReadHold* hold) const {
+  // Held before the frontiers are read, at a time the read cannot pick
+  // below: its AS OF, its transaction's timestamp, or (strict serializable)
+  // the oracle's read timestamp; else each input's since.
+  Timestamp floor = kMinTimestamp;
+  if (timing.when.kind == planner::QueryWhen::Kind::kAtTimestamp) {
+    floor = timing.when.ts;
+  } else if (timing.transaction_ts) {
+    floor = *timing.transaction_ts;
+  } else if (timing.when.kind == planner::QueryWhen::Kind::kImmediately &&
+             timing.isolation == planner::IsolationLevel::kStrictSerializable) {
+    floor = oracle;
+  }
+  *hold = coordinator_->frontiers().hold(inputs, floor);
   // A serializable read moves up to the inputs' uppers. An index's upper in
   // frontiers() trails what compute has published (FrontierUpper responses
   // wait for the coordinator thread), and a read answered from the
@@ -153,7 +167,7 @@ Result<Adapter::TimedPlan> Adapter::plan_timed(const catalog::SearchPath& path, 
     out.table_hold = coordinator_->frontiers().hold_tables();
   }
   TANDEM_ASSIGN_OR_RETURN(out.determination,
-                          determine_timestamp(out.inputs, cluster_key(out.cluster_id), timing, oracle));
+                          determine_timestamp(out.inputs, cluster_key(out.cluster_id), timing, oracle, &out.read_hold));
   const Timestamp ts = out.determination.timestamp;
   if (ts != guess && out.plan.uses_mz_now) {
     ctx.as_of = ts;
@@ -179,6 +193,7 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_query(const catalog::Search
 awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, CancelToken& cancel, bool may_stream) {
   planner::ReadPlan& plan = timed.plan;
   PeekedRows out;
+  out.read_hold = std::move(timed.read_hold);
   out.finishing = std::move(plan.finishing);
   out.timestamp = timed.determination.timestamp;
   if (auto* constant = std::get_if<planner::FastPathConstant>(&plan.plan)) {

@@ -86,7 +86,7 @@ awaitable<Result<ExecResult>> Adapter::start_subscribe(Session& session, const P
 
   // The as_of is chosen like a read's timestamp (AS OF, the inputs' since,
   // the oracle under strict serializable), under a hold on the tables'
-  // history kept until the dataflow is installed.
+  // history and every index's since, kept until the dataflow is installed.
   CollectionFrontiers::TableHold table_hold = coord->frontiers().hold_tables();
   std::vector<planner::TimestampInput> frontiers;
   for (const auto& i : desc.index_imports) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
 
 #include "catalog/global_id.hpp"
 #include "storage/durable_store.hpp"
@@ -30,6 +31,16 @@ Result<std::unique_ptr<Coordinator>> Coordinator::open(storage::DurableStore& du
   c->oracle_->apply_write(boot);
   c->upper_ = boot + 1;
   c->fed_upper_ = boot + 1;
+  c->set_compaction_lag(options.compaction_lag);
+  // A dropped hold that kept a since back: recompute the sinces once, on
+  // the coordinator thread (posts coalesce while one is pending).
+  c->frontiers_.set_release_waker([c = c.get()] {
+    if (c->compaction_posted_.exchange(true)) return;
+    asio::post(c->io_, [c] {
+      c->compaction_posted_ = false;
+      c->compact_indexes();
+    });
+  });
   TANDEM_RETURN_IF_ERROR(c->add_cluster(options.default_cluster, options.default_compute));
   c->ticker_ = std::make_unique<asio::steady_timer>(c->io_);
   c->schedule_upper_tick();
@@ -41,6 +52,7 @@ Result<std::unique_ptr<Coordinator>> Coordinator::open(storage::DurableStore& du
 }
 
 Coordinator::~Coordinator() {
+  frontiers_.set_release_waker(nullptr);  // holds may outlive the coordinator
   asio::post(io_, [this] {
     stopping_ = true;
     ticker_->cancel();
@@ -207,8 +219,9 @@ void Coordinator::compact_shards() {
     std::lock_guard drain(drain_mutex_);  // a session's drain may move it
     fed_upper = fed_upper_;
   }
+  compact_indexes();
   const Timestamp now = std::min(oracle_->read_ts(), fed_upper - 1);
-  const auto lag = static_cast<Timestamp>(options_.compaction_lag.count());
+  const auto lag = static_cast<Timestamp>(compaction_lag_ms_.load());
   if (now <= lag) return;
   const Timestamp since = frontiers_.advance_table_since(now - lag);
   // compact() only records the target: the rewrite runs on storage's
@@ -217,6 +230,39 @@ void Coordinator::compact_shards() {
   for (const auto& [id, view] : mvs_) {
     if (view.upper > 0) (void)shards_->compact(view.shard, view.upper - 1);
   }
+}
+
+void Coordinator::set_compaction_lag(std::chrono::milliseconds lag) {
+  const int64_t ms = std::max<int64_t>(1, lag.count());
+  compaction_lag_ms_ = ms;
+  frontiers_.set_compaction_lag(static_cast<Timestamp>(ms));
+}
+
+void Coordinator::compact_indexes() {
+  for (const CollectionFrontiers::Allowed& allowed : frontiers_.advance_index_sinces()) {
+    auto runtime = runtimes_.find(allowed.cluster);
+    if (runtime == runtimes_.end()) continue;
+    runtime->second->send(compute::AllowCompaction{allowed.id, allowed.since});
+  }
+}
+
+Timestamp Coordinator::readable_as_of(const compute::DataflowDescription& desc) const {
+  Timestamp as_of = desc.as_of;
+  for (const compute::IndexImport& i : desc.index_imports) {
+    if (auto f = frontiers_.get(i.index_id)) as_of = std::max(as_of, f->since);
+  }
+  return as_of;
+}
+
+Status Coordinator::check_read_hold(compute::GlobalId id, Timestamp time) const {
+  auto f = frontiers_.get(id);
+  if (!f || f->is_table || f->since <= time) return Status::ok();
+  spdlog::error("internal error: collection {} was compacted to {}, past a read at {} that held it", id, f->since,
+                time);
+  return Status::error(sqlstate::kInternalError, "internal error: collection " + std::to_string(id) +
+                                                     " was compacted past the read's timestamp " +
+                                                     std::to_string(time))
+      .with_detail("its since is " + std::to_string(f->since) + "; the read held an earlier time");
 }
 
 Status Coordinator::add_cluster(uint64_t cluster, ClusterCompute compute) {
@@ -260,9 +306,21 @@ Status Coordinator::send(uint64_t cluster, compute::ComputeCommand command) {
   auto it = runtimes_.find(cluster);
   if (it == runtimes_.end()) return Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime");
   if (auto* create = std::get_if<compute::CreateDataflow>(&command)) {
-    const compute::DataflowDescription& desc = create->desc;
+    compute::DataflowDescription& desc = create->desc;
+    std::set<compute::GlobalId> sinked;
+    for (const auto& sink : desc.sink_exports) sinked.insert(sink.index_id);
+    // An index or view maintained from now on may start later than planned,
+    // where its imports are still readable; a subscribe's as_of is what its
+    // client asked for, held since it was chosen.
+    const bool subscribe = !sinked.empty() && mvs_.count(desc.sink_exports.front().sink_id) == 0;
+    if (!subscribe) desc.as_of = readable_as_of(desc);
+    for (const auto& i : desc.index_imports) TANDEM_RETURN_IF_ERROR(check_read_hold(i.index_id, desc.as_of));
     TANDEM_RETURN_IF_ERROR(ensure_table_inputs(cluster, desc));
-    for (const auto& e : desc.index_exports) frontiers_.add_index(e.index_id, desc.as_of);
+    // A sinked export is compacted by its sink's controller (a view's
+    // shard appends), not by the read policy.
+    for (const auto& e : desc.index_exports) {
+      frontiers_.add_index(e.index_id, desc.as_of, cluster, sinked.count(e.index_id) == 0);
+    }
     track_hydration(cluster, desc);
   } else if (auto* drop = std::get_if<compute::DropDataflow>(&command)) {
     frontiers_.remove(drop->export_id);
@@ -353,7 +411,13 @@ compute::PeekId Coordinator::peek(uint64_t cluster, std::optional<compute::Dataf
   Status refused = runtime == runtimes_.end()
                        ? Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime")
                    : dataflow ? ensure_table_inputs(cluster, *dataflow)
-                              : Status::ok();
+                              : check_read_hold(peek.target, peek.time);
+  if (refused.is_ok() && dataflow) {
+    for (const auto& i : dataflow->index_imports) {
+      refused = check_read_hold(i.index_id, dataflow->as_of);
+      if (!refused.is_ok()) break;
+    }
+  }
   if (!refused.is_ok()) {
     compute::PeekResponse response;
     response.kind = compute::PeekResponse::Kind::kError;
@@ -397,10 +461,12 @@ void Coordinator::unlock_modifications() {
 void Coordinator::drain_compute_responses(uint64_t cluster) {
   auto runtime = runtimes_.find(cluster);
   if (runtime == runtimes_.end()) return;
+  bool advanced = false;
   while (auto response = runtime->second->try_recv()) {
     if (auto* f = std::get_if<compute::FrontierUpper>(&*response)) {
       frontiers_.advance_index(f->id, f->upper);
       hydration_.advanced(f->id, f->upper);
+      advanced = true;
     }
     auto* p = std::get_if<compute::PeekResponse>(&*response);
     if (auto* sink = std::get_if<compute::SinkBatch>(&*response)) {
@@ -416,6 +482,7 @@ void Coordinator::drain_compute_responses(uint64_t cluster) {
     if (pending.drop_after) runtime->second->send(compute::DropDataflow{*pending.drop_after});
     pending.done(std::move(*p));
   }
+  if (advanced) compact_indexes();
 }
 
 Status Coordinator::drop_table(compute::GlobalId table) {

@@ -70,9 +70,11 @@ struct CoordinatorOptions {
   ClusterCompute default_compute;
   uint64_t default_cluster = 0;
   std::chrono::milliseconds upper_interval{1000};
-  // How far the table read frontier (every table shard's since) trails the
-  // read timestamp when no read holds it back (Materialize's default lag
-  // for tables); it advances with the upper tick.
+  // The read policy's lag (system parameter `compaction_lag`): how far
+  // the table read frontier (every table shard's since) trails the read
+  // timestamp, and every index's and materialized view's since trails its
+  // upper, when no read holds them back (Materialize's default compaction
+  // window). An AS OF read older than this is refused.
   std::chrono::milliseconds compaction_lag{1000};
 };
 
@@ -263,6 +265,9 @@ class Coordinator {
   void lock_modifications(std::function<void()> granted);
   void unlock_modifications();
 
+  // Changes the read policy's lag (at least 1 ms). Any thread.
+  void set_compaction_lag(std::chrono::milliseconds lag);
+
   // The default cluster's runtime (tests).
   compute::Multiplexer& compute() { return *runtimes_.begin()->second; }
   storage::ShardStore& shards() { return *shards_; }
@@ -289,6 +294,19 @@ class Coordinator {
   // to it, and every materialized view's shard to its last sealed time
   // (only boot reads it, at that time). Coordinator thread, with the tick.
   void compact_shards();
+  // Moves every index's and materialized view's since to its upper less
+  // the lag, as far as read holds allow, and tells compute (AllowCompaction).
+  // Coordinator thread: when uppers advance and when a hold that kept a
+  // since back is dropped (never on a timer of its own).
+  void compact_indexes();
+  // The least time a new dataflow importing `desc`'s indexes can read from:
+  // desc.as_of raised to their sinces.
+  Timestamp readable_as_of(const compute::DataflowDescription& desc) const;
+  // 'XX000' (logged) if a read at `time` of `id` would be below its since:
+  // the read's hold did not keep the since back.
+  Status check_read_hold(compute::GlobalId id, Timestamp time) const;
+  std::atomic<int64_t> compaction_lag_ms_{1000};
+  std::atomic<bool> compaction_posted_{false};
 
   // The compute feed. Commits (writes and upper ticks) queue their feed in
   // commit order, from whichever thread committed them (commit callbacks

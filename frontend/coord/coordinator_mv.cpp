@@ -45,6 +45,8 @@ Status Coordinator::create_materialized_view(compute::GlobalId mv, storage::Shar
   if (dataflow.sink_exports.size() != 1 || dataflow.sink_exports.front().sink_id != mv) {
     return Status::error(sqlstate::kInternalError, "a materialized view's dataflow must sink into the view");
   }
+  // Imported indexes may have compacted past the planned as_of.
+  dataflow.as_of = readable_as_of(dataflow);
   MaterializedView view;
   view.shard = shard;
   view.cluster = cluster;
