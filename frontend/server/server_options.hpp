@@ -10,6 +10,11 @@ namespace tandem::frontend {
 struct ServerOptions {
   std::string listen_host = "127.0.0.1";
   uint16_t listen_port = 6875;  // Materialize's port; 0 picks a free one
+  // The HTTP listener (frontend/http: /api/sql, the WebSocket API, health
+  // and metrics); off when !http_enabled.
+  bool http_enabled = true;
+  std::string http_listen_host = "127.0.0.1";
+  uint16_t http_listen_port = 6876;  // 0 picks a free one
   std::string data_dir = "./data";
   std::string log_level = "info";
   size_t max_connections = 1000;
