@@ -143,6 +143,32 @@ std::string render_metrics(ServerContext& context) {
              static_cast<double>(a.admitted_total));
   }
 
+  // Read latency: histograms with power-of-two bucket bounds from 1 µs
+  // (2^10 ns) to 17 s (2^34 ns), as compute's PeekLog keeps them.
+  constexpr size_t kFirstBucket = 10;
+  constexpr size_t kLastBucket = 34;
+  w.family("tandem_read_duration_seconds", "histogram",
+           "Reads (peeks) by cluster, the runtime that served them and their path (fast_path, dataflow, offloaded).");
+  for (const Coordinator::ClusterReads& cluster : context.adapter.coordinator().read_histograms()) {
+    for (const auto& h : cluster.reads) {
+      std::string labels = label("cluster", std::to_string(cluster.cluster)) + "," + label("runtime", h.runtime) +
+                           "," + label("path", compute::logging::read_path_name(h.path));
+      uint64_t cumulative = 0;
+      for (size_t i = 0; i < kFirstBucket; ++i) cumulative += h.histogram[i];
+      for (size_t i = kFirstBucket; i <= kLastBucket; ++i) {
+        cumulative += h.histogram[i];
+        char le[32];
+        std::snprintf(le, sizeof le, "%.9g", static_cast<double>(uint64_t{1} << i) / 1e9);
+        w.sample("tandem_read_duration_seconds_bucket", labels + "," + label("le", le),
+                 static_cast<double>(cumulative));
+      }
+      w.sample("tandem_read_duration_seconds_bucket", labels + "," + label("le", "+Inf"),
+               static_cast<double>(h.count));
+      w.sample("tandem_read_duration_seconds_sum", labels, static_cast<double>(h.sum_ns) / 1e9);
+      w.sample("tandem_read_duration_seconds_count", labels, static_cast<double>(h.count));
+    }
+  }
+
   w.family("tandem_storage_shard_bytes", "gauge", "Bytes stored in each durable shard (tables, materialized views).");
   for (const catalog::ShardStatus& s : status->shards) {
     w.sample("tandem_storage_shard_bytes", label("object_id", std::to_string(s.object_id)),

@@ -4,6 +4,7 @@
 //   connections and sessions         ServerMetrics gauges, ConnectionCounter
 //   statements by kind and outcome   ServerMetrics (server/statement_runner)
 //   HTTP requests                    ServerMetrics, by endpoint and status class
+//   read latency histograms          compute's PeekLog, by cluster, runtime and path
 //   process cpu and memory           Coordinator::controller_status()
 //   arrangement memory and spill     the memory budget (ProcessStatus)
 //   hydration of dataflow exports    the coordinator's hydration tracker

@@ -419,7 +419,10 @@ def websocket_subscribe(s, a):
     expect_eq(update["type"], "Row", "update row")
     expect_eq(update["payload"][1:], [1, 2], "update")
     expect(int(update["payload"][0]) >= int(first["payload"][0]), "timestamps advance")
+    subscribes = "SELECT count(*) FROM mz_introspection.mz_dataflows WHERE name LIKE 'subscribe-%'"
+    expect_eq(s.query(subscribes)[0]["rows"], [[1]], "the subscribe's dataflow")
     ws.abort()  # closed mid-SUBSCRIBE
+    wait_for(lambda: s.query(subscribes)[0]["rows"] == [[0]], "the subscribe's dataflow to be dropped")
     wait_for(lambda: metric(s, "tandem_websocket_sessions") == 0, "the session to end")
     wait_for(lambda: metric(s, "tandem_sessions") == 0, "the session slot to be released")
     expect_eq(s.query("SELECT count(*) FROM ws_sub")[0]["rows"], [[2]], "still serving")
@@ -465,13 +468,16 @@ def health_and_metrics(s, a):
     expect_eq((status, body), (200, b"ready\n"), "readyz")
     status, _, body = s.get("/api/livez")
     expect_eq((status, body), (200, b"live\n"), "livez")
-    s.query("SELECT 1")
+    s.query("CREATE TABLE metered (a int); CREATE DEFAULT INDEX ON metered")
+    s.query("INSERT INTO metered VALUES (1)")
+    s.query("SELECT a FROM metered")
     status, headers, body = s.get("/metrics")
     expect_eq(status, 200, "metrics")
     expect(headers["Content-Type"].startswith("text/plain; version=0.0.4"), headers)
     text = body.decode()
     for name in ["tandem_statements_total{kind=\"select\",outcome=\"success\"}", "tandem_pgwire_connections",
-                 "tandem_http_requests_total", "tandem_process_resident_memory_bytes", "# TYPE"]:
+                 "tandem_http_requests_total", "tandem_process_resident_memory_bytes", "# TYPE",
+                 "tandem_read_duration_seconds_count{", 'le="+Inf"', "tandem_compute_export_hydrated{"]:
         expect(name in text, name)
     for line in text.splitlines():
         if line and not line.startswith("#"):
