@@ -36,7 +36,8 @@ Usage: tandemd [OPTIONS]
   --listen HOST:PORT       address to listen on (default 127.0.0.1:6875)
   --http-listen HOST:PORT  address of the HTTP API (POST /api/sql, the WebSocket API at
                            /api/experimental/sql, /api/readyz, /api/livez, /metrics;
-                           default 127.0.0.1:6876), or "off"
+                           default 127.0.0.1:6876, skipped with a warning when in
+                           use), or "off"
   --data-dir DIR           data directory, created if missing (default ./data)
   --log-level LEVEL        trace, debug, info, warn, error (default info);
                            debug logs each statement
@@ -144,6 +145,7 @@ int main(int argc, char** argv) {
       if (colon == std::string::npos || !parse_size(value.substr(colon + 1), &port) || port > 65535)
         return usage_error("invalid --http-listen address \"" + value + "\" (expected HOST:PORT or off)");
       options.http_enabled = true;
+      options.http_explicit = true;
       options.http_listen_host = value.substr(0, colon);
       options.http_listen_port = static_cast<uint16_t>(port);
     } else if (arg == "--data-dir") {

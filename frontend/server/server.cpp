@@ -152,9 +152,14 @@ Status Server::start() {
   asio::co_spawn(*impl_->io_contexts[0], impl_->accept_loop(acceptor, serve_pgwire), asio::detached);
   if (options_.http_enabled) {
     auto& http = impl_->http_acceptor.emplace(*impl_->io_contexts[0]);
-    if (Status s = impl_->listen(http, options_.http_listen_host, options_.http_listen_port); !s.is_ok()) return s;
-    bound_http_port_ = http.local_endpoint().port();
-    asio::co_spawn(*impl_->io_contexts[0], impl_->accept_loop(http, http::serve_http_connection), asio::detached);
+    if (Status s = impl_->listen(http, options_.http_listen_host, options_.http_listen_port); !s.is_ok()) {
+      if (options_.http_explicit) return s;
+      spdlog::warn("HTTP API off: {} (choose another address with --http-listen)", s.message());
+      impl_->http_acceptor.reset();
+    } else {
+      bound_http_port_ = http.local_endpoint().port();
+      asio::co_spawn(*impl_->io_contexts[0], impl_->accept_loop(http, http::serve_http_connection), asio::detached);
+    }
   }
   for (auto& ctx : impl_->io_contexts) {
     impl_->threads.emplace_back([c = ctx.get(), name = "pgwire-" + std::to_string(impl_->threads.size())] {
@@ -164,7 +169,7 @@ Status Server::start() {
   }
   spdlog::info("listening on {}:{} ({} I/O threads{})", options_.listen_host, bound_port_, n,
                impl_->passwords ? ", SCRAM-SHA-256 authentication" : ", trust authentication");
-  if (options_.http_enabled) {
+  if (impl_->http_acceptor) {
     spdlog::info("HTTP listening on {}:{} ({})", options_.http_listen_host, bound_http_port_,
                  impl_->passwords ? "Basic authentication" : "trust authentication");
   }
