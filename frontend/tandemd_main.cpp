@@ -1,5 +1,5 @@
 // tandemd: the tandem server. Parses the command line, opens the data
-// directory, serves PostgreSQL-wire clients until SIGINT/SIGTERM, then stops
+// directory, serves PostgreSQL-wire and HTTP clients until SIGINT/SIGTERM, then stops
 // accepting, cancels running statements, closes storage and exits 0. On
 // SIGUSR1 it logs where its memory is (process_memory.hpp).
 
@@ -34,6 +34,10 @@ constexpr const char* kUsage = R"(tandemd: a streaming SQL engine behind the Pos
 Usage: tandemd [OPTIONS]
 
   --listen HOST:PORT       address to listen on (default 127.0.0.1:6875)
+  --http-listen HOST:PORT  address of the HTTP API (POST /api/sql, the WebSocket API at
+                           /api/experimental/sql, /api/readyz, /api/livez, /metrics;
+                           default 127.0.0.1:6876, skipped with a warning when in
+                           use), or "off"
   --data-dir DIR           data directory, created if missing (default ./data)
   --log-level LEVEL        trace, debug, info, warn, error (default info);
                            debug logs each statement
@@ -47,7 +51,8 @@ Usage: tandemd [OPTIONS]
                            (default 500; 0 answers at once)
   --password-file FILE     require SCRAM-SHA-256 passwords from FILE (lines user:password);
                            without it any user is trusted
-  --max-message-size BYTES largest accepted protocol message (default 67108864)
+  --max-message-size BYTES largest accepted protocol message or HTTP request body
+                           (default 67108864)
   --io-threads N           connection threads (default: twice the CPUs, at least 4)
   --memory-limit SIZE      memory for resident arrangement batches before they spill
                            to RocksDB, e.g. 256MB or 4GB (default: half of physical
@@ -137,6 +142,19 @@ int main(int argc, char** argv) {
         return usage_error("invalid --listen address \"" + value + "\" (expected HOST:PORT)");
       options.listen_host = value.substr(0, colon);
       options.listen_port = static_cast<uint16_t>(port);
+    } else if (arg == "--http-listen") {
+      if (value == "off") {
+        options.http_enabled = false;
+        continue;
+      }
+      auto colon = value.rfind(':');
+      size_t port = 0;
+      if (colon == std::string::npos || !parse_size(value.substr(colon + 1), &port) || port > 65535)
+        return usage_error("invalid --http-listen address \"" + value + "\" (expected HOST:PORT or off)");
+      options.http_enabled = true;
+      options.http_explicit = true;
+      options.http_listen_host = value.substr(0, colon);
+      options.http_listen_port = static_cast<uint16_t>(port);
     } else if (arg == "--data-dir") {
       options.data_dir = value;
     } else if (arg == "--log-level") {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit and integration
 # tests (ctest), the sqllogictest files, the spin model checks of
-# tests/models, the differential tester against PostgreSQL, the concurrency tests under
+# tests/models, the HTTP API tests, the differential tester against PostgreSQL, the concurrency tests under
 # ThreadSanitizer and a bounded run of the protocol fuzzer. Ends with one line
 # "N passed, N failed" and exits non-zero if anything failed.
 #
@@ -68,6 +68,12 @@ count_slt build/models.log
 echo "== testdrive scripts (tandem-td; counts are files)"
 build/bin/tandem-td tests/testdrive 2>&1 | tee build/td.log
 count_slt build/td.log
+
+# The HTTP and WebSocket APIs (tests/http/README.md): Python's standard
+# library as the client, against tandemds the suite starts; counts are tests.
+echo "== HTTP and WebSocket API tests (tests/http)"
+python3 tests/http/run_tests.py build/bin/tandemd 2>&1 | tee build/http.log | grep -E '^(PASS|FAIL|[0-9]+ passed)'
+count_slt build/http.log
 
 # The differential tester (tests/difftest/README.md): random schemas, data,
 # queries, views, indexes, materialized views and data changes, compared

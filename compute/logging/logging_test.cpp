@@ -134,6 +134,21 @@ TEST_CASE("the peek log's histogram adds up to its recent window, which stays bo
   CHECK(histogram == 2);
   for (int i = 0; i < 5; ++i) log.served(7, ReadPath::kOffloaded, "maintenance", start);
   CHECK(log.snapshot().recent.size() == 3);
+  // Every read counts in its runtime's and path's histogram, beyond the window.
+  log.served(7, ReadPath::kFastPath, "interactive", start);
+  auto by_path = log.path_histograms();
+  std::map<std::pair<std::string, ReadPath>, std::uint64_t> counts;
+  for (const auto& h : by_path) {
+    std::uint64_t sum = 0;
+    for (auto c : h.histogram) sum += c;
+    CHECK(sum == h.count);
+    counts[{h.runtime, h.path}] = h.count;
+  }
+  CHECK(counts == std::map<std::pair<std::string, ReadPath>, std::uint64_t>{
+                      {{"maintenance", ReadPath::kFastPath}, 1},
+                      {{"maintenance", ReadPath::kDataflow}, 1},
+                      {{"maintenance", ReadPath::kOffloaded}, 5},
+                      {{"interactive", ReadPath::kFastPath}, 1}});
   CHECK(duration_bucket(0) == 1);
   CHECK(duration_bucket(1024) == 1024);
   CHECK(duration_bucket(1025) == 2048);

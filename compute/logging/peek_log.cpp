@@ -1,5 +1,7 @@
 #include "compute/logging/peek_log.hpp"
 
+#include <algorithm>
+
 #include <bit>
 
 namespace tandem::compute::logging {
@@ -55,9 +57,22 @@ void PeekLog::served(GlobalId target, ReadPath path, std::string runtime,
 }
 
 void PeekLog::record(Finished finished) {
-  ++histogram_[duration_bucket_index(finished.duration_ns)];
+  const std::size_t bucket = duration_bucket_index(finished.duration_ns);
+  ++histogram_[bucket];
+  auto it = std::find_if(by_path_.begin(), by_path_.end(), [&](const PathHistogram& h) {
+    return h.path == finished.path && h.runtime == finished.runtime;
+  });
+  if (it == by_path_.end()) it = by_path_.insert(by_path_.end(), PathHistogram{finished.runtime, finished.path});
+  ++it->histogram[bucket];
+  ++it->count;
+  it->sum_ns += finished.duration_ns;
   recent_.push_back(std::move(finished));
   while (recent_.size() > window_) recent_.pop_front();
+}
+
+std::vector<PeekLog::PathHistogram> PeekLog::path_histograms() const {
+  std::lock_guard lock(mutex_);
+  return by_path_;
 }
 
 PeekLog::Snapshot PeekLog::snapshot() const {

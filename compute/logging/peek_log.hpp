@@ -8,8 +8,8 @@
 // (worker_logger.hpp); the histogram and the recent window change together
 // under one lock, so a read of both at one time sees them agree.
 //
-// Bounded: the histogram is 64 counters, the recent window the last
-// `window` finished reads; an active peek leaves when it is answered.
+// Bounded: the histogram is 64 counters (and as many per runtime and read
+// path), the recent window the last `window` finished reads; an active peek leaves when it is answered.
 // Threading: any thread; one mutex, held for a few field updates per read
 // (never per dataflow event).
 #pragma once
@@ -66,6 +66,15 @@ class PeekLog {
     std::array<std::uint64_t, 64> histogram{};
     std::vector<Finished> recent;
   };
+  // Finished reads since the log began, by the runtime and path that
+  // served them (the process's read latency metrics).
+  struct PathHistogram {
+    std::string runtime;
+    ReadPath path = ReadPath::kFastPath;
+    std::array<std::uint64_t, 64> histogram{};  // by duration_bucket_index
+    std::uint64_t count = 0;
+    std::uint64_t sum_ns = 0;
+  };
 
   // A peek handed to the workers of runtime `runtime`.
   void begin(PeekId id, GlobalId target, Timestamp time, ReadPath path, std::string runtime);
@@ -74,6 +83,7 @@ class PeekLog {
   // A read answered on the caller's thread, begun at `start`.
   void served(GlobalId target, ReadPath path, std::string runtime, std::chrono::steady_clock::time_point start);
   Snapshot snapshot() const;
+  std::vector<PathHistogram> path_histograms() const;
 
  private:
   struct Pending {
@@ -89,6 +99,7 @@ class PeekLog {
   std::uint64_t next_seq_ = 1;
   std::map<PeekId, Pending> pending_;
   std::array<std::uint64_t, 64> histogram_{};
+  std::vector<PathHistogram> by_path_;  // a handful: runtimes x paths
   std::deque<Finished> recent_;
 };
 

@@ -7,6 +7,7 @@ Multiplexer::Multiplexer(MultiplexerOptions options)
   RuntimeOptions m = std::move(options.maintenance);
   m.responses = responses_;
   if (!m.peek_log) m.peek_log = std::make_shared<logging::PeekLog>();
+  peek_log_ = m.peek_log;
   std::shared_ptr<logging::SharedSteps> steps;
   if (options.interactive_runtime) {
     steps = std::make_shared<logging::SharedSteps>("interactive", std::max<std::size_t>(1, m.workers));

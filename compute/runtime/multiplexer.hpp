@@ -73,6 +73,8 @@ class Multiplexer final : public ComputeClient {
   std::shared_ptr<InputHandle> create_input(GlobalId id);
   std::size_t workers() const { return maintenance_->workers(); }
   bool interactive() const { return interactive_ != nullptr; }
+  // The log of both runtimes' reads (any thread).
+  const logging::PeekLog& peek_log() const { return *peek_log_; }
   bool interactive_dataflows() const { return interactive_ != nullptr && interactive_dataflows_; }
   // The maintenance runtime's arrangement registry (what interactive reads).
   PublicationRegistry& publications() { return maintenance_->publications(); }
@@ -82,6 +84,7 @@ class Multiplexer final : public ComputeClient {
  private:
   std::shared_ptr<ResponseQueue> responses_;
   const bool interactive_dataflows_;
+  std::shared_ptr<logging::PeekLog> peek_log_;
   std::unique_ptr<Runtime> maintenance_;
   std::unique_ptr<Runtime> interactive_;
 

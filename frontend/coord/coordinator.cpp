@@ -364,6 +364,13 @@ std::optional<compute::PeekResponse> Coordinator::peek_if_ready(uint64_t cluster
   return it->second->peek_if_ready(peek, inline_budget);
 }
 
+std::vector<Coordinator::ClusterReads> Coordinator::read_histograms() {
+  std::vector<ClusterReads> out;
+  std::shared_lock lock(runtimes_mutex_);
+  for (const auto& [cluster, runtime] : runtimes_) out.push_back({cluster, runtime->peek_log().path_histograms()});
+  return out;
+}
+
 std::optional<Timestamp> Coordinator::published_upper(uint64_t cluster, compute::GlobalId id) {
   std::shared_lock lock(runtimes_mutex_);
   auto it = runtimes_.find(cluster);

@@ -122,6 +122,13 @@ class Coordinator {
   // frontiers, every collection's since and upper, and the process's cpu
   // and memory (the mz_internal controller relations).
   std::shared_ptr<const catalog::ControllerStatus> controller_status() const;
+  // Each cluster's reads since boot, by the runtime and path that served
+  // them (compute's PeekLog), for the read latency metrics.
+  struct ClusterReads {
+    uint64_t cluster = 0;
+    std::vector<compute::logging::PeekLog::PathHistogram> reads;
+  };
+  std::vector<ClusterReads> read_histograms();
   // Admission control of peek dataflows, per cluster (any thread).
   InteractiveAdmission& admission() { return admission_; }
   compute::GlobalId allocate_transient_id() { return next_transient_.fetch_add(1, std::memory_order_relaxed); }

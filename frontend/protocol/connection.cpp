@@ -18,6 +18,8 @@
 #include "frontend/adapter/adapter.hpp"
 #include "frontend/pgwire/scram.hpp"
 #include "frontend/protocol/result_encoder.hpp"
+#include "frontend/server/server_metrics.hpp"
+#include "frontend/server/statement_runner.hpp"
 #include "common/value_io.hpp"
 
 namespace tandem::frontend {
@@ -60,7 +62,10 @@ Connection::Connection(asio::ip::tcp::socket socket, ServerContext& context)
 
 Connection::~Connection() {
   if (cancel_key_) context_.cancels.remove(cancel_key_->process_id);
-  if (counted_) context_.connections.remove();
+  if (counted_) {
+    context_.metrics.pgwire_connections.fetch_sub(1, std::memory_order_relaxed);
+    context_.connections.remove();
+  }
   if (startup_counted_) context_.connections.remove_startup();
 }
 
@@ -275,6 +280,7 @@ awaitable<bool> Connection::startup() {
       co_return false;
     }
     counted_ = true;
+    context_.metrics.pgwire_connections.fetch_add(1, std::memory_order_relaxed);
 
     writer_.authentication_ok();
     for (auto& [key, value] : startup_vars) {
@@ -466,9 +472,7 @@ awaitable<void> Connection::serve() {
 void Connection::report_error(const Status& status, bool extended) {
   spdlog::info("error {} for user {}: {}", status.sqlstate(), session_->user(), status.message());
   writer_.error_response(status);
-  if (session_->transaction() == TransactionState::kInBlock) {
-    session_->set_transaction(TransactionState::kFailed);
-  }
+  fail_transaction(*session_);
   if (extended) phase_ = Phase::kDrainUntilSync;
 }
 
@@ -488,15 +492,7 @@ void Connection::send_notices_and_parameters(const ExecResult& result) {
 }
 
 awaitable<Result<ExecResult>> Connection::execute(const PreparedStatement& statement, const Row& params) {
-  session_->run_after_reply();
-  auto& token = *session_->cancel_token();
-  int64_t timeout_ms = session_->vars().statement_timeout_ms();
-  token.begin_statement(timeout_ms > 0 ? CancelToken::Clock::now() + std::chrono::milliseconds(timeout_ms)
-                                       : CancelToken::Clock::time_point::max());
-  if (spdlog::should_log(spdlog::level::debug)) {
-    spdlog::debug("user {} executes: {}", session_->user(), statement.sql);
-  }
-  co_return co_await context_.adapter.execute(*session_, statement, params, token, context_.blocking_pool);
+  return run_statement(context_, *session_, statement, params);
 }
 
 awaitable<void> Connection::on_query(std::string_view sql) {
@@ -516,10 +512,8 @@ awaitable<void> Connection::on_query(std::string_view sql) {
   bool failed = false;
   for (auto& statement : *parsed) {
     failed = true;
-    if (session_->transaction() == TransactionState::kFailed && !Adapter::ends_transaction(statement)) {
-      report_error(Status::error(sqlstate::kInFailedSqlTransaction,
-                                 "current transaction is aborted, commands ignored until end of transaction block"),
-                   false);
+    if (Status aborted = check_not_aborted(*session_, statement); !aborted.is_ok()) {
+      report_error(aborted, false);
       break;
     }
     auto prepared = context_.adapter.prepare(*session_, std::move(statement), {});
@@ -565,10 +559,7 @@ awaitable<void> Connection::on_query(std::string_view sql) {
     failed = false;
   }
   if (implicit) {
-    if (!failed && session_->transaction() == TransactionState::kIdle) {
-      if (auto committed = co_await context_.adapter.commit_pending(*session_)) report_error(*committed, false);
-    }
-    session_->end_implicit();
+    if (auto committed = co_await end_implicit_transaction(context_, *session_, failed)) report_error(*committed, false);
   }
   ready_for_query();
 }
@@ -907,13 +898,10 @@ void Connection::on_close(const pgwire::Close& m) {
 }
 
 awaitable<void> Connection::end_extended_implicit(bool failed) {
-  if (!failed && session_->transaction() == TransactionState::kIdle) {
-    if (auto committed = co_await context_.adapter.commit_pending(*session_)) {
-      spdlog::info("error {} for user {}: {}", committed->sqlstate(), session_->user(), committed->message());
-      writer_.error_response(*committed);
-    }
+  if (auto committed = co_await end_implicit_transaction(context_, *session_, failed)) {
+    spdlog::info("error {} for user {}: {}", committed->sqlstate(), session_->user(), committed->message());
+    writer_.error_response(*committed);
   }
-  session_->end_implicit();
 }
 
 void Connection::on_sync() {

@@ -30,14 +30,14 @@
 
 namespace tandem::frontend {
 
-class Connection : public std::enable_shared_from_this<Connection> {
+class Connection final : public ClientConnection, public std::enable_shared_from_this<Connection> {
  public:
   Connection(boost::asio::ip::tcp::socket socket, ServerContext& context);
-  ~Connection();
+  ~Connection() override;
 
   boost::asio::awaitable<void> run();
   // Closes the connection with FATAL 57P01 (server shutdown).
-  void shutdown();
+  void shutdown() override;
 
  private:
   enum class Phase : uint8_t { kStartup, kReady, kDrainUntilSync, kDone };

@@ -52,7 +52,7 @@ class Harness {
         store_(std::move(tandem::storage::DurableStore::open({dir_.string(), false})).value()),
         adapter_(std::move(Adapter::open(*store_)).value()),
         pool_(2),
-        context_{options_, *adapter_, cancels_, pool_, nullptr, counter_, shutting_down_},
+        context_{options_, *adapter_, cancels_, pool_, nullptr, counter_, shutting_down_, metrics_},
         acceptor_(io_, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)),
         client_(io_) {
     client_.connect(acceptor_.local_endpoint());
@@ -133,6 +133,7 @@ class Harness {
   asio::thread_pool pool_;
   ConnectionCounter counter_;
   std::atomic<bool> shutting_down_{false};
+  tandem::frontend::ServerMetrics metrics_;
   ServerContext context_;
   asio::io_context io_;
   asio::ip::tcp::acceptor acceptor_;

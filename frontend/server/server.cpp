@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <optional>
 
+#include "frontend/http/http_listener.hpp"
 #include "frontend/protocol/connection.hpp"
 
 namespace tandem::frontend {
@@ -31,12 +32,13 @@ struct Server::Impl {
 
   explicit Impl(const ServerOptions& options, Adapter& adapter)
       : blocking_pool(kBlockingThreads),
-        context{options, adapter, cancels, blocking_pool, nullptr, counter, shutting_down} {}
+        context{options, adapter, cancels, blocking_pool, nullptr, counter, shutting_down, metrics} {}
 
   std::vector<std::unique_ptr<asio::io_context>> io_contexts;
   std::vector<WorkGuard> guards;
   std::vector<std::thread> threads;
   std::optional<asio::ip::tcp::acceptor> acceptor;
+  std::optional<asio::ip::tcp::acceptor> http_acceptor;
   size_t next_context = 0;
 
   CancelRegistry cancels;
@@ -44,22 +46,51 @@ struct Server::Impl {
   std::optional<pgwire::PasswordFile> passwords;
   ConnectionCounter counter;
   std::atomic<bool> shutting_down{false};
+  ServerMetrics metrics;
   ServerContext context;
 
   std::mutex mu;  // guards connections and stopped
   std::condition_variable cv;
-  std::vector<std::weak_ptr<Connection>> connections;
+  std::vector<std::weak_ptr<ClientConnection>> connections;
   bool stopped = false;
 
-  asio::awaitable<void> accept_loop();
+  // Starts serving an accepted socket; returns the connection (for shutdown).
+  using Serve = std::shared_ptr<ClientConnection> (*)(asio::ip::tcp::socket, ServerContext&);
+  asio::awaitable<void> accept_loop(asio::ip::tcp::acceptor& from, Serve serve);
+  // Binds and listens on host:port.
+  Status listen(asio::ip::tcp::acceptor& acceptor, const std::string& host, uint16_t port);
 };
 
-asio::awaitable<void> Server::Impl::accept_loop() {
+namespace {
+
+std::shared_ptr<ClientConnection> serve_pgwire(asio::ip::tcp::socket socket, ServerContext& context) {
+  auto executor = socket.get_executor();
+  auto connection = std::make_shared<Connection>(std::move(socket), context);
+  // The spawned function object owns the connection until run() finishes.
+  asio::co_spawn(
+      executor, [connection]() -> asio::awaitable<void> { co_await connection->run(); }, log_connection_exception);
+  return connection;
+}
+
+}  // namespace
+
+void log_connection_exception(std::exception_ptr e) {
+  if (!e) return;
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& ex) {
+    spdlog::error("connection ended by an internal error: {}", ex.what());
+  } catch (...) {
+    spdlog::error("connection ended by an internal error");
+  }
+}
+
+asio::awaitable<void> Server::Impl::accept_loop(asio::ip::tcp::acceptor& from, Serve serve) {
   std::chrono::milliseconds backoff(0);
   for (;;) {
     asio::io_context& target = *io_contexts[next_context++ % io_contexts.size()];
     boost::system::error_code ec;
-    asio::ip::tcp::socket socket = co_await acceptor->async_accept(target, asio::redirect_error(asio::use_awaitable, ec));
+    asio::ip::tcp::socket socket = co_await from.async_accept(target, asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
       if (shutting_down.load() || ec == asio::error::operation_aborted) co_return;
       // Out of descriptors or memory: the pending connection stays in the
@@ -73,28 +104,28 @@ asio::awaitable<void> Server::Impl::accept_loop() {
     }
     if (backoff.count() != 0) spdlog::info("accepting connections again");
     backoff = std::chrono::milliseconds(0);
-    auto connection = std::make_shared<Connection>(std::move(socket), context);
-    {
-      std::lock_guard lock(mu);
-      // Drop entries of finished connections while we are here.
-      std::erase_if(connections, [](const auto& w) { return w.expired(); });
-      connections.push_back(connection);
-    }
-    // The spawned function object owns the connection until run() finishes.
-    asio::co_spawn(
-        target, [connection]() -> asio::awaitable<void> { co_await connection->run(); },
-        [](std::exception_ptr e) {
-          if (!e) return;
-          // A bug, not a client's doing: the connection is closed, the server goes on.
-          try {
-            std::rethrow_exception(e);
-          } catch (const std::exception& ex) {
-            spdlog::error("connection ended by an internal error: {}", ex.what());
-          } catch (...) {
-            spdlog::error("connection ended by an internal error");
-          }
-        });
+    auto connection = serve(std::move(socket), context);
+    std::lock_guard lock(mu);
+    // Drop entries of finished connections while we are here.
+    std::erase_if(connections, [](const auto& w) { return w.expired(); });
+    connections.push_back(connection);
   }
+}
+
+Status Server::Impl::listen(asio::ip::tcp::acceptor& acceptor, const std::string& host, uint16_t port) {
+  boost::system::error_code ec;
+  auto address = asio::ip::make_address(host, ec);
+  if (ec) return Status::error(sqlstate::kInvalidParameterValue, "invalid listen address \"" + host + "\"");
+  asio::ip::tcp::endpoint endpoint(address, port);
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return Status::error(sqlstate::kIoError,
+                         "could not listen on " + host + ":" + std::to_string(port) + ": " + ec.message());
+  }
+  return Status::ok();
 }
 
 Server::Server(ServerOptions options, Adapter& adapter)
@@ -125,23 +156,21 @@ Status Server::start() {
     impl_->io_contexts.push_back(std::make_unique<asio::io_context>(1));
     impl_->guards.emplace_back(impl_->io_contexts.back()->get_executor());
   }
-  boost::system::error_code ec;
-  auto address = asio::ip::make_address(options_.listen_host, ec);
-  if (ec) {
-    return Status::error(sqlstate::kInvalidParameterValue, "invalid listen address \"" + options_.listen_host + "\"");
-  }
-  asio::ip::tcp::endpoint endpoint(address, options_.listen_port);
   auto& acceptor = impl_->acceptor.emplace(*impl_->io_contexts[0]);
-  acceptor.open(endpoint.protocol(), ec);
-  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-  if (!ec) acceptor.bind(endpoint, ec);
-  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) {
-    return Status::error(sqlstate::kIoError, "could not listen on " + options_.listen_host + ":" +
-                                                 std::to_string(options_.listen_port) + ": " + ec.message());
-  }
+  if (Status s = impl_->listen(acceptor, options_.listen_host, options_.listen_port); !s.is_ok()) return s;
   bound_port_ = acceptor.local_endpoint().port();
-  asio::co_spawn(*impl_->io_contexts[0], impl_->accept_loop(), asio::detached);
+  asio::co_spawn(*impl_->io_contexts[0], impl_->accept_loop(acceptor, serve_pgwire), asio::detached);
+  if (options_.http_enabled) {
+    auto& http = impl_->http_acceptor.emplace(*impl_->io_contexts[0]);
+    if (Status s = impl_->listen(http, options_.http_listen_host, options_.http_listen_port); !s.is_ok()) {
+      if (options_.http_explicit) return s;
+      spdlog::warn("HTTP API off: {} (choose another address with --http-listen)", s.message());
+      impl_->http_acceptor.reset();
+    } else {
+      bound_http_port_ = http.local_endpoint().port();
+      asio::co_spawn(*impl_->io_contexts[0], impl_->accept_loop(http, http::serve_http_connection), asio::detached);
+    }
+  }
   for (auto& ctx : impl_->io_contexts) {
     impl_->threads.emplace_back([c = ctx.get(), name = "pgwire-" + std::to_string(impl_->threads.size())] {
       pthread_setname_np(pthread_self(), name.c_str());
@@ -150,6 +179,10 @@ Status Server::start() {
   }
   spdlog::info("listening on {}:{} ({} I/O threads{})", options_.listen_host, bound_port_, n,
                impl_->passwords ? ", SCRAM-SHA-256 authentication" : ", trust authentication");
+  if (impl_->http_acceptor) {
+    spdlog::info("HTTP listening on {}:{} ({})", options_.http_listen_host, bound_http_port_,
+                 impl_->passwords ? "Basic authentication" : "trust authentication");
+  }
   return Status::ok();
 }
 
@@ -174,10 +207,11 @@ void Server::stop() {
     asio::post(*impl_->io_contexts[0], [this] {
       boost::system::error_code ec;
       impl_->acceptor->close(ec);
+      if (impl_->http_acceptor) impl_->http_acceptor->close(ec);
     });
   }
   impl_->cancels.cancel_all(CancelToken::Reason::kShutdown);
-  std::vector<std::shared_ptr<Connection>> live;
+  std::vector<std::shared_ptr<ClientConnection>> live;
   {
     std::lock_guard lock(impl_->mu);
     for (auto& w : impl_->connections) {

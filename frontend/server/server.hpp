@@ -6,6 +6,9 @@
 // Statements that may wait (pg_sleep, later parked peeks) move to the
 // blocking pool and back.
 //
+// A second listener serves HTTP (frontend/http) on the same threads, its
+// connections pinned the same way.
+//
 // Lifecycle: start() binds and listens (errors are returned, e.g. port in
 // use); run() blocks until stop() has drained every connection. stop() is
 // safe from any thread (signal handlers post it): it closes the listener,
@@ -27,7 +30,6 @@
 namespace tandem::frontend {
 
 class Adapter;
-class Connection;
 
 class Server {
  public:
@@ -40,16 +42,17 @@ class Server {
   void run();
   void stop();
 
-  // The bound port (useful with listen_port 0).
+  // The bound ports (useful with port 0); http_port() is 0 when HTTP is off.
   uint16_t port() const { return bound_port_; }
+  uint16_t http_port() const { return bound_http_port_; }
   const ServerOptions& options() const { return options_; }
 
  private:
   struct Impl;
-  friend class Connection;
   ServerOptions options_;
   std::unique_ptr<Impl> impl_;
   uint16_t bound_port_ = 0;
+  uint16_t bound_http_port_ = 0;
 };
 
 }  // namespace tandem::frontend

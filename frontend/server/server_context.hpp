@@ -6,17 +6,31 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <exception>
 #include <mutex>
 
 #include <boost/asio/thread_pool.hpp>
 
 #include "frontend/pgwire/password_file.hpp"
 #include "frontend/server/cancel_registry.hpp"
+#include "frontend/server/server_metrics.hpp"
 #include "frontend/server/server_options.hpp"
 
 namespace tandem::frontend {
 
 class Adapter;
+
+// The completion handler of a connection's coroutine: an exception that
+// ended it is a bug, not a client's doing; it is logged, the server goes on.
+void log_connection_exception(std::exception_ptr e);
+
+// A client connection of any listener, as the server sees it at shutdown.
+class ClientConnection {
+ public:
+  virtual ~ClientConnection() = default;
+  // Ends the connection (server shutdown); callable from any thread.
+  virtual void shutdown() = 0;
+};
 
 // Counts authenticated connections, for --max-connections and for shutdown,
 // which waits (without polling) until every connection has closed; and,
@@ -39,6 +53,10 @@ class ConnectionCounter {
     if (count_ >= limit) return false;
     ++count_;
     return true;
+  }
+  size_t count() {
+    std::lock_guard lock(mu_);
+    return count_;
   }
   void remove() {
     {
@@ -71,6 +89,7 @@ struct ServerContext {
   const pgwire::PasswordFile* passwords;
   ConnectionCounter& connections;
   std::atomic<bool>& shutting_down;
+  ServerMetrics& metrics;
 };
 
 }  // namespace tandem::frontend

@@ -11,6 +11,15 @@ namespace tandem::frontend {
 struct ServerOptions {
   std::string listen_host = "127.0.0.1";
   uint16_t listen_port = 6875;  // Materialize's port; 0 picks a free one
+  // The HTTP listener (frontend/http: /api/sql, the WebSocket API, health
+  // and metrics); off when !http_enabled.
+  bool http_enabled = true;
+  std::string http_listen_host = "127.0.0.1";
+  uint16_t http_listen_port = 6876;  // 0 picks a free one
+  // Given on the command line: failing to listen is then fatal; with the
+  // default address a port in use (another tandemd, a test harness running
+  // several) only turns the HTTP API off, with a warning.
+  bool http_explicit = false;
   std::string data_dir = "./data";
   std::string log_level = "info";
   size_t max_connections = 1000;  // authenticated sessions
