@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -197,6 +198,10 @@ TEST_CASE("a deleted WAL that held acknowledged writes stops the open") {
   auto recovered = DurableStore::open({dir.path(), true, /*recover_torn_wal=*/true});
   REQUIRE(recovered.ok());
   CHECK(!(*recovered)->recovery_report().empty());
+  // The WAL the recovered store writes is listed: losing it is detected too.
+  std::ifstream list(fs::path(dir.path()) / "TANDEM_WALS");
+  std::string listed((std::istreambuf_iterator<char>(list)), std::istreambuf_iterator<char>());
+  CHECK(listed == fs::path(largest_file(dir.path(), ".log")).filename().string() + "\n");
 }
 
 TEST_CASE("a clean close leaves nothing a deleted WAL could lose") {

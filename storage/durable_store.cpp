@@ -136,6 +136,9 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
           .with_hint("restore the file(s), or start with --recover-torn-wal to open without their writes");
     }
     store->recovery_report_.push_back(what + ": opened without them");
+    for (const std::string& name : missing) {
+      TANDEM_RETURN_IF_ERROR(record_wal_deleted((std::filesystem::path(options.path) / name).string()));
+    }
   }
   store->flush_counter_ = std::make_shared<FlushCounter>();
   db_options.listeners.push_back(store->flush_counter_);
@@ -194,7 +197,6 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   }
   if (!s.ok()) return read_error("could not open data directory \"" + options.path + "\"", s);
   for (const std::string& d : dropped) store->recovery_report_.push_back("write-ahead log damaged, replay stopped: " + d);
-  if (options.recover_torn_wal) TANDEM_RETURN_IF_ERROR(clear_wal_list(options.path));
   // handles[0] is the default family, which tandem does not use.
   store->db_->DestroyColumnFamilyHandle(handles[0]);
   for (int i = 0; i < kFamilyCount; ++i) store->handles_[i] = handles[i + 1];
