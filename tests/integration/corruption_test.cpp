@@ -119,8 +119,12 @@ TEST_CASE("a flipped SST block is an error at open or at read, never fewer rows"
     }
     const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
     failure = std::string(state == nullptr ? "" : state) + " " + PQresultErrorMessage(r);
+    CHECK(failure.rfind("XX001", 0) == 0);
     PQclear(r);
     PQfinish(c);
+    // Logged as an error, with the shard and the key range.
+    CHECK(server.log().find("error error XX001") != std::string::npos);
+    CHECK(server.log().find("reading shard") != std::string::npos);
   } catch (const std::runtime_error& e) {
     failure = e.what();  // refused to start: the boot read the damage
   }
