@@ -31,6 +31,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A shard store with shards 1..count, empty.
+std::unique_ptr<ShardStore> open_with_shards(DurableStore& durable, ShardId count) {
+  auto store = open_shards(durable);
+  for (ShardId shard = 1; shard <= count; ++shard) REQUIRE(store->create_shard(shard, 0).is_ok());
+  return store;
+}
+
 // `batches` appends of `rows` rows (about 100 bytes each) to shard 1 from
 // its upper on; each append is its own key, several SST blocks apart.
 void append_rows(ShardStore& store, int batches, int rows, std::vector<Update>* history) {
@@ -68,9 +75,7 @@ TEST_CASE("a corrupt SST block under a compacted, dropped history fails the read
   std::vector<Update> history;
   {
     auto durable = open_durable(dir.path());
-    auto store = open_shards(*durable);
-    REQUIRE(store->create_shard(1, 0).is_ok());
-    REQUIRE(store->create_shard(2, 0).is_ok());
+    auto store = open_with_shards(*durable, 2);
     append_rows(*store, 100, 100, &history);
     // The old history on the last level, then a rewrite that deletes it
     // and a drop: what used to leave range tombstones over it.
@@ -111,9 +116,7 @@ TEST_CASE("a clean data directory verifies clean and writes no range tombstones"
   std::vector<Update> history;
   {
     auto durable = open_durable(dir.path());
-    auto store = open_shards(*durable);
-    REQUIRE(store->create_shard(1, 0).is_ok());
-    REQUIRE(store->create_shard(2, 0).is_ok());
+    auto store = open_with_shards(*durable, 2);
     append_rows(*store, 20, 10, &history);
     rewrite_and_drop(*store, 10);
     REQUIRE(*store->snapshot(1, 19) == model_at(history, 19));
@@ -135,8 +138,7 @@ namespace {
 // the database is not closed, so nothing is flushed).
 void write_unflushed(const std::string& path, std::vector<Update>* history) {
   auto durable = open_durable(path);
-  auto store = open_shards(*durable);
-  REQUIRE(store->create_shard(1, 0).is_ok());
+  auto store = open_with_shards(*durable, 1);
   append_rows(*store, 200, 20, history);
   store.reset();
   // Leaked on purpose: RocksDB's destructor would flush the memtables.
