@@ -184,7 +184,7 @@ Result<CatalogStore::Loaded> CatalogStore::load() const {
     }
   }
   if (!it->status().ok()) {
-    return Status::error(sqlstate::kIoError, "catalog read failed: " + it->status().ToString());
+    return storage::read_error("reading the catalog", it->status());
   }
   return loaded;
 }

@@ -2,8 +2,12 @@
 
 #include "storage/rocks_spill_store.hpp"
 #include "storage/wal_file_system.hpp"
+#include "storage/wal_registry.hpp"
 
 #include <atomic>
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
 #include <filesystem>
 #include <vector>
 
@@ -25,7 +29,55 @@ Status io_error(const std::string& what, const rocksdb::Status& s) {
   return Status::error(sqlstate::kIoError, what + ": " + s.ToString());
 }
 
+// RocksDB's info log (the LOG file), keeping what WAL replay reports about
+// damaged records ("<file>: dropping N bytes; Corruption: ...") so that
+// open can name the file.
+class WalReplayLogger : public rocksdb::Logger {
+ public:
+  explicit WalReplayLogger(std::shared_ptr<rocksdb::Logger> target)
+      : rocksdb::Logger(target->GetInfoLogLevel()), target_(std::move(target)) {}
+  using rocksdb::Logger::Logv;
+  void Logv(const char* format, va_list ap) override { Logv(rocksdb::InfoLogLevel::INFO_LEVEL, format, ap); }
+  void Logv(const rocksdb::InfoLogLevel level, const char* format, va_list ap) override {
+    va_list copy;
+    va_copy(copy, ap);
+    if (level >= rocksdb::InfoLogLevel::WARN_LEVEL) {
+      char line[1024];
+      std::vsnprintf(line, sizeof line, format, copy);
+      std::string_view text(line);
+      if (text.find(".log: dropping") != std::string_view::npos) {
+        std::lock_guard lock(mutex_);
+        dropped_.emplace_back(text);
+      }
+    }
+    va_end(copy);
+    target_->Logv(level, format, ap);
+  }
+  rocksdb::Status Close() override { return target_->Close(); }
+  void Flush() override { target_->Flush(); }
+  std::vector<std::string> dropped() const {
+    std::lock_guard lock(mutex_);
+    return dropped_;
+  }
+
+ private:
+  std::shared_ptr<rocksdb::Logger> target_;
+  mutable std::mutex mutex_;
+  std::vector<std::string> dropped_;
+};
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += (out.empty() ? "" : "; ") + l;
+  return out;
+}
+
 }  // namespace
+
+Status read_error(const std::string& what, const rocksdb::Status& s) {
+  if (s.IsCorruption()) return Status::error(sqlstate::kDataCorrupted, what + ": " + s.ToString());
+  return Status::error(sqlstate::kIoError, what + ": " + s.ToString());
+}
 
 constexpr std::size_t kMemtableBytes = 64 << 20;
 constexpr std::size_t kBlockCacheBytes = 8 << 20;
@@ -61,6 +113,33 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   db_options.max_background_jobs = 2;
   db_options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   db_options.keep_log_file_num = 2;
+  // A damaged WAL record stops the open (absolute consistency) unless the
+  // operator asked to drop the damaged tail (point-in-time recovery: replay
+  // stops before the first bad record). Closed, synced WALs are also
+  // checked against the sizes the MANIFEST recorded; the live one against
+  // TANDEM_WALS (wal_registry.hpp).
+  db_options.wal_recovery_mode = options.recover_torn_wal ? rocksdb::WALRecoveryMode::kPointInTimeRecovery
+                                                          : rocksdb::WALRecoveryMode::kAbsoluteConsistency;
+  db_options.track_and_verify_wals_in_manifest = true;
+  db_options.paranoid_checks = true;
+  std::shared_ptr<rocksdb::Logger> rocks_log;
+  if (rocksdb::Status ls = rocksdb::CreateLoggerFromOptions(options.path, db_options, &rocks_log); !ls.ok()) {
+    return io_error("could not create RocksDB's log in \"" + options.path + "\"", ls);
+  }
+  auto replay_log = std::make_shared<WalReplayLogger>(rocks_log);
+  db_options.info_log = replay_log;
+  if (std::vector<std::string> missing = missing_wals(options.path); !missing.empty()) {
+    const std::string what = "write-ahead log file(s) " + joined(missing) + " missing from \"" + options.path +
+                             "\" (they held acknowledged writes not yet flushed)";
+    if (!options.recover_torn_wal) {
+      return Status::error(sqlstate::kDataCorrupted, what)
+          .with_hint("restore the file(s), or start with --recover-torn-wal to open without their writes");
+    }
+    store->recovery_report_.push_back(what + ": opened without them");
+    for (const std::string& name : missing) {
+      TANDEM_RETURN_IF_ERROR(record_wal_deleted((std::filesystem::path(options.path) / name).string()));
+    }
+  }
   store->flush_counter_ = std::make_shared<FlushCounter>();
   db_options.listeners.push_back(store->flush_counter_);
   // Every family's memtables together stay within kMemtableBytes (a bulk
@@ -109,11 +188,20 @@ Result<std::unique_ptr<DurableStore>> DurableStore::open(const DurableStoreOptio
   store->options_ = options;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::Status s = rocksdb::DB::Open(db_options, options.path, families, &handles, &store->db_);
-  if (!s.ok()) return io_error("could not open data directory \"" + options.path + "\"", s);
+  std::vector<std::string> dropped = replay_log->dropped();
+  if (!s.ok() && !dropped.empty()) {
+    return Status::error(sqlstate::kDataCorrupted, "the write-ahead log in \"" + options.path +
+                                                       "\" is damaged: " + joined(dropped))
+        .with_hint("start with --recover-torn-wal to drop the log from the first damaged record on "
+                   "(the writes in it are lost)");
+  }
+  if (!s.ok()) return read_error("could not open data directory \"" + options.path + "\"", s);
+  for (const std::string& d : dropped) store->recovery_report_.push_back("write-ahead log damaged, replay stopped: " + d);
   // handles[0] is the default family, which tandem does not use.
   store->db_->DestroyColumnFamilyHandle(handles[0]);
   for (int i = 0; i < kFamilyCount; ++i) store->handles_[i] = handles[i + 1];
   TANDEM_RETURN_IF_ERROR(store->discard_spill());
+  TANDEM_RETURN_IF_ERROR(store->remove_range_tombstones());
 
   TANDEM_ASSIGN_OR_RETURN(auto format, store->get(Family::kMeta, kFormatKey));
   if (!format) {
@@ -142,6 +230,8 @@ Status DurableStore::close() {
   db_ = nullptr;
   if (!fs.ok()) return io_error("flush failed", fs);
   if (!cs.ok()) return io_error("close failed", cs);
+  // Every family is flushed: no WAL holds a write the next open needs.
+  TANDEM_RETURN_IF_ERROR(clear_wal_list(options_.path));
   return Status::ok();
 }
 
@@ -165,7 +255,7 @@ Result<std::optional<std::string>> DurableStore::get(Family family, std::string_
   rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), handle(family),
                                rocksdb::Slice(key.data(), key.size()), &value);
   if (s.IsNotFound()) return std::optional<std::string>();
-  if (!s.ok()) return io_error("read failed", s);
+  if (!s.ok()) return read_error("reading key " + rocksdb::Slice(key.data(), key.size()).ToString(true), s);
   return std::optional<std::string>(std::move(value));
 }
 

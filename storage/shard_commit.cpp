@@ -7,6 +7,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/write_batch.h>
 
+#include "storage/key_delete.hpp"
 #include "storage/shard_codec.hpp"
 #include "storage/shard_listener.hpp"
 #include "storage/shard_request.hpp"
@@ -305,9 +306,14 @@ Status ShardStore::validate(Request& request, Group& g) {
 
 void ShardStore::commit_group(std::unique_lock<std::mutex>& lock) {
   std::vector<std::unique_ptr<Request>> requests;
+  // A drop commits alone: its point deletes cover the shard's stored keys,
+  // not those an earlier request of the same group would put.
   while (!queue_.empty()) {
+    const bool drop = queue_.front()->kind == Request::Kind::kDrop;
+    if (drop && !requests.empty()) break;
     requests.push_back(std::move(queue_.front()));
     queue_.pop_front();
+    if (drop) break;
   }
   commit_requests(lock, requests);
 }
@@ -359,32 +365,25 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
             if (!implied && (a.durable_upper || stored.bytes > 0)) p.meta_dirty = true;
           }
           break;
-        case Request::Kind::kDrop:
-          batch.DeleteRange(data, shard_data_bound(request->shard, 0),
-                            shard_data_end(request->shard));
+        case Request::Kind::kDrop: {
+          // Alone in its group (commit_group): every key of the shard is
+          // stored, none is in this batch.
+          // A failed enumeration fails the group unwritten.
+          std::vector<std::string> keys;
+          written = collect_shard_keys(durable_, shard_data_bound(request->shard, 0),
+                                       shard_data_end(request->shard), nullptr, &keys);
+          for (const std::string& key : keys) batch.Delete(data, key);
           batch.Delete(meta, shard_meta_key(request->shard));
           break;
+        }
         case Request::Kind::kStage:
         case Request::Kind::kRewrite: {
           const ShardId shard = request->shard;
           const Timestamp since = request->time;
-          if (request->kind == Request::Kind::kRewrite) {
-            // The history below since (with the chunks of the staged
-            // appends it folded), then the runs: the staged base (and the
-            // appends at since) stay.
-            batch.DeleteRange(data, shard_data_bound(shard, 0), shard_data_bound(shard, since));
-            for (uint64_t stage : request->folded_stages) {
-              auto [first, last] = staged_range(shard, stage);
-              batch.DeleteRange(data, first, last);
-            }
-            batch.DeleteRange(data, shard_part_bound(shard, since, kRunPart),
-                              shard_part_bound(shard, since, kRunPart + 1));
-          } else if (request->clear_staged) {
-            batch.DeleteRange(data, shard_part_bound(shard, since, kCompactedPart),
-                              shard_part_bound(shard, since, kCompactedPart + 1));
-            batch.DeleteRange(data, shard_part_bound(shard, since, kRunPart),
-                              shard_part_bound(shard, since, kRunPart + 1));
-          }
+          // The keys the rewrite replaces (the history below since, the
+          // chunks of the staged appends it folded, its runs) or an
+          // interrupted rewrite left, enumerated by the requester.
+          for (const std::string& key : request->deleted_keys) batch.Delete(data, key);
           for (const StagedChunk& c : request->chunks) {
             batch.Put(data, shard_data_key(shard, since, c.part, c.chunk), c.value);
           }
@@ -406,7 +405,7 @@ void ShardStore::commit_requests(std::unique_lock<std::mutex>& lock,
     }
     // A group of upper-only advances that need not survive a crash (the
     // coordinator's tick) writes nothing: no log record, no sync.
-    wrote = batch.Count() > 0;
+    wrote = written.is_ok() && batch.Count() > 0;
     if (wrote) {
       rocksdb::WriteOptions options;
       options.sync = durable_.options().sync_writes;

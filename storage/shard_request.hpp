@@ -69,8 +69,6 @@ struct ShardStore::Request {
   Timestamp time = 0;
   uint64_t incarnation = 0;         // kStage, kRewrite: the shard's
   std::vector<StagedChunk> chunks;  // kStage, kRewrite: chunks to put
-  // kStage: first delete what an interrupted rewrite at `time` staged.
-  bool clear_staged = false;
   // kRewrite: the appended bytes and batches below `time` it folds into the
   // base (the rewrite policy's counters drop by them).
   uint64_t folded_bytes = 0;
@@ -81,9 +79,9 @@ struct ShardStore::Request {
   uint64_t removed_bytes = 0;
   uint64_t base_batches = 0;
   uint64_t base_bytes = 0;
-  // kRewrite: committed staged appends below `time` it folds; their chunks
-  // are deleted with the history.
-  std::vector<uint64_t> folded_stages;
+  // kStage, kRewrite: keys of the shards family deleted by the commit
+  // (storage/key_delete.hpp: point deletes, never a range tombstone).
+  std::vector<std::string> deleted_keys;
   Done done;
   Status result;  // set by validation, then by the write
 };

@@ -13,6 +13,7 @@
 #include <rocksdb/iterator.h>
 #include <rocksdb/options.h>
 
+#include "storage/key_delete.hpp"
 #include "storage/shard_codec.hpp"
 #include "storage/shard_request.hpp"
 #include "storage/shard_scan.hpp"
@@ -198,6 +199,13 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
   const ShardCompactionOptions& o = compaction_options_;
   Meter meter;
   bool cleared = false;
+  // What an interrupted rewrite at this since staged (its base and runs).
+  auto collect_interrupted = [&](std::vector<std::string>* keys) {
+    TANDEM_RETURN_IF_ERROR(collect_shard_keys(durable_, shard_part_bound(shard, since, kCompactedPart),
+                                              shard_part_bound(shard, since, kCompactedPart + 1), nullptr, keys));
+    return collect_shard_keys(durable_, shard_part_bound(shard, since, kRunPart),
+                              shard_part_bound(shard, since, kRunPart + 1), nullptr, keys);
+  };
   auto stage = [&](uint8_t part, uint32_t chunk, std::string value) {
     auto r = std::make_unique<Request>();
     r->kind = Request::Kind::kStage;
@@ -205,7 +213,7 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
     r->time = since;
     r->incarnation = incarnation;
     r->chunks.push_back(StagedChunk{part, chunk, std::move(value)});
-    r->clear_staged = !cleared;
+    if (!cleared) TANDEM_RETURN_IF_ERROR(collect_interrupted(&r->deleted_keys));
     cleared = true;
     return submit(std::move(r));
   };
@@ -329,7 +337,22 @@ Status ShardStore::rewrite_history(ShardId shard, uint64_t incarnation, Timestam
   commit->removed_bytes = removed_bytes;
   commit->base_batches = out_chunk + commit->chunks.size();
   commit->base_bytes = out.written();
-  commit->folded_stages = std::move(folded_stages);
+  // The history below since (as the snapshot read it: nothing else writes
+  // there), the folded stages' chunks and the runs; the staged base (and the
+  // appends at since) stay.
+  std::vector<std::string>& deleted = commit->deleted_keys;
+  TANDEM_RETURN_IF_ERROR(collect_shard_keys(durable_, shard_data_bound(shard, 0), shard_data_bound(shard, since),
+                                            hold.snapshot, &deleted));
+  for (uint64_t stage_id : folded_stages) {
+    auto [first, last] = staged_range(shard, stage_id);
+    TANDEM_RETURN_IF_ERROR(collect_shard_keys(durable_, first, last, hold.snapshot, &deleted));
+  }
+  if (!cleared) {
+    TANDEM_RETURN_IF_ERROR(collect_interrupted(&deleted));
+  } else {
+    TANDEM_RETURN_IF_ERROR(collect_shard_keys(durable_, shard_part_bound(shard, since, kRunPart),
+                                              shard_part_bound(shard, since, kRunPart + 1), nullptr, &deleted));
+  }
   return submit(std::move(commit));
 }
 

@@ -95,7 +95,14 @@ std::string_view ShardRangeIterator::value() const {
 
 Status ShardRangeIterator::status() const {
   if (detached_ || it_->status().ok()) return Status::ok();
-  return Status::error(sqlstate::kIoError, it_->status().ToString());
+  const rocksdb::Status& s = it_->status();
+  // Every range read here lies within one shard: its key prefix names it.
+  uint64_t shard = 0;
+  for (size_t i = 0; i < 8 && i < begin_.size(); ++i) shard = (shard << 8) | static_cast<uint8_t>(begin_[i]);
+  const std::string range = "reading shard " + std::to_string(shard) + ", keys from " +
+                            rocksdb::Slice(resume_).ToString(true) + " below " + rocksdb::Slice(end_).ToString(true);
+  if (s.IsCorruption()) return Status::error(sqlstate::kDataCorrupted, range + ": " + s.ToString());
+  return Status::error(sqlstate::kIoError, range + ": " + s.ToString());
 }
 
 Status scan_visible(const DurableStore& durable, ShardId shard, Timestamp lower, Timestamp upper,

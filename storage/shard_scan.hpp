@@ -94,7 +94,8 @@ class ShardRangeIterator {
   void next();
   std::string_view key() const;
   std::string_view value() const;
-  // Ok, or the RocksDB error (58030) that ended the scan.
+  // Ok, or the RocksDB error that ended the scan, naming the shard and the
+  // key range: XX001 for a corrupt block, 58030 otherwise.
   Status status() const;
   // For a caller about to spend a while on the current entry (a hydration
   // feeding compute at its pace, a merge going through a chunk, a nested

@@ -10,6 +10,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/write_batch.h>
 
+#include "storage/key_delete.hpp"
 #include "storage/shard_codec.hpp"
 #include "storage/shard_request.hpp"
 #include "storage/shard_scan.hpp"
@@ -90,7 +91,9 @@ Status ShardStore::abort_staged(ShardId shard, uint64_t stage) {
   }
   rocksdb::WriteBatch batch;
   auto [begin, end] = staged_range(shard, stage);
-  batch.DeleteRange(durable_.handle(Family::kShards), begin, end);
+  std::vector<std::string> keys;
+  TANDEM_RETURN_IF_ERROR(collect_shard_keys(durable_, begin, end, nullptr, &keys));
+  for (const std::string& key : keys) batch.Delete(durable_.handle(Family::kShards), key);
   batch.Delete(durable_.handle(Family::kMeta), staged_marker_key(shard, stage));
   return write_unsynced(durable_, batch, "deleting a staged append");
 }
@@ -155,11 +158,13 @@ Status ShardStore::clear_pending_stages() {
     auto marker = decode_staged_marker_key(std::string_view(it->key().data(), it->key().size()));
     if (!marker) return Status::error(sqlstate::kDataCorrupted, "malformed staged marker " + it->key().ToString(true));
     auto [first, last] = staged_range(marker->first, marker->second);
-    batch.DeleteRange(durable_.handle(Family::kShards), first, last);
+    std::vector<std::string> keys;
+    TANDEM_RETURN_IF_ERROR(collect_shard_keys(durable_, first, last, nullptr, &keys));
+    for (const std::string& key : keys) batch.Delete(durable_.handle(Family::kShards), key);
     batch.Delete(durable_.handle(Family::kMeta), it->key());
     ++cleared;
   }
-  if (!it->status().ok()) return Status::error(sqlstate::kIoError, "reading staged markers: " + it->status().ToString());
+  if (!it->status().ok()) return read_error("reading staged markers", it->status());
   if (cleared > 0) {
     rocksdb::WriteOptions sync;
     sync.sync = true;
@@ -177,6 +182,7 @@ Status ShardStore::clear_pending_stages() {
       next_stage_ = std::max(next_stage_, (key->time & ~kStagedTimeBit) + 1);
     }
   }
+  if (!keys->status().ok()) return read_error("reading shard keys", keys->status());
   return Status::ok();
 }
 

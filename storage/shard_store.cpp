@@ -60,7 +60,7 @@ Status count_visible(const DurableStore& durable, ShardId shard, const rocksdb::
     ++out->stored_batches;
     out->stored_bytes += it->value().size();
   }
-  if (!it->status().ok()) return Status::error(sqlstate::kIoError, "reading shard " + std::to_string(shard));
+  if (!it->status().ok()) return read_error("reading shard " + std::to_string(shard), it->status());
   return Status::ok();
 }
 
@@ -92,7 +92,7 @@ Result<ImpliedAppends> implied_appends(const DurableStore& durable, ShardId shar
     implied.bytes += it->value().size();
     implied.upper = key->time + 1;
   }
-  if (!it->status().ok()) return Status::error(sqlstate::kIoError, "reading shard " + std::to_string(shard));
+  if (!it->status().ok()) return read_error("reading shard " + std::to_string(shard), it->status());
   return implied;
 }
 
@@ -145,7 +145,7 @@ Result<std::unique_ptr<ShardStore>> ShardStore::open(DurableStore& durable, Shar
     state.unrecorded_appends = implied.chunks;
   }
   if (!it->status().ok()) {
-    return Status::error(sqlstate::kIoError, "reading shard metadata: " + it->status().ToString());
+    return read_error("reading shard metadata", it->status());
   }
   it.reset();
   TANDEM_RETURN_IF_ERROR(store->clear_pending_stages());
@@ -167,13 +167,13 @@ ShardStore::~ShardStore() {
   }
   compaction_cv_.notify_all();
   compaction_idle_cv_.notify_all();
-  compactor_.join();
+  if (compactor_.joinable()) compactor_.join();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
   queue_cv_.notify_all();
-  committer_.join();
+  if (committer_.joinable()) committer_.join();
   std::unique_lock<std::mutex> lock(mutex_);
   for (ShardListener* listener : listeners_) {
     listener->detached_ = true;

@@ -16,6 +16,8 @@
 #include <rocksdb/env.h>
 #include <rocksdb/file_system.h>
 
+#include "storage/wal_registry.hpp"
+
 namespace tandem::storage {
 namespace {
 
@@ -293,6 +295,12 @@ class ZeroFilledWalFileSystem : public rocksdb::FileSystemWrapper {
   rocksdb::IOStatus NewWritableFile(const std::string& name, const rocksdb::FileOptions& options,
                                     std::unique_ptr<rocksdb::FSWritableFile>* result,
                                     rocksdb::IODebugContext* dbg) override {
+    if (is_wal(name)) {
+      // Listed before it exists: a crash in between lists a WAL that never
+      // held a write, and open reports it missing (never the reverse).
+      Status listed = record_wal_created(name);
+      if (!listed.is_ok()) return rocksdb::IOStatus::IOError(listed.message());
+    }
     if (direct_ && is_wal(name) && !options.use_direct_writes && !options.use_mmap_writes) {
       int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT | O_CLOEXEC, 0644);
       int buffered_fd = fd >= 0 ? ::open(name.c_str(), O_WRONLY | O_CLOEXEC) : -1;
@@ -309,6 +317,15 @@ class ZeroFilledWalFileSystem : public rocksdb::FileSystemWrapper {
     int fd = ::open(name.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd >= 0) *result = std::make_unique<ZeroFilledWal>(std::move(*result), fd);
     return s;
+  }
+
+  rocksdb::IOStatus DeleteFile(const std::string& name, const rocksdb::IOOptions& options,
+                               rocksdb::IODebugContext* dbg) override {
+    if (is_wal(name)) {
+      Status unlisted = record_wal_deleted(name);
+      if (!unlisted.is_ok()) return rocksdb::IOStatus::IOError(unlisted.message());
+    }
+    return target()->DeleteFile(name, options, dbg);
   }
 
  private:

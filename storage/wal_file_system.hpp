@@ -24,6 +24,10 @@
 // point-in-time recovery stops before it, as before. If zero-filling fails
 // (disk full), appends simply grow the file as they would without it.
 //
+// Every WAL file is also listed in the directory's TANDEM_WALS before it is
+// created and until it is deleted (wal_registry.hpp), so a WAL deleted
+// behind RocksDB's back is detected at open.
+//
 // Threading: as RocksDB's FileSystem and WritableFile (a WAL file is
 // written by one thread at a time).
 

@@ -144,7 +144,7 @@ TEST_CASE("a crashed data directory with a preallocated WAL recovers every synce
   check_keys(*reopened, 0, 600);
 }
 
-TEST_CASE("a torn last record before the preallocated tail loses only that record") {
+TEST_CASE("a torn last record before the preallocated tail stops the open; recovery loses only that record") {
   ScratchDir dir;
   ScratchDir crashed;
   fs::path log = crash_after_writes(dir, crashed, 100);
@@ -157,7 +157,16 @@ TEST_CASE("a torn last record before the preallocated tail loses only that recor
     std::string zeros(50, '\0');
     f.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
   }
-  auto recovered = open_durable(crashed.path());
+  // The damage stops the open, naming the file; the operator's explicit
+  // recovery drops the torn record and nothing before it.
+  auto refused = DurableStore::open({crashed.path(), true});
+  REQUIRE(!refused.ok());
+  CHECK(refused.status().sqlstate() == "XX001");
+  CHECK(refused.status().message().find(log.filename().string()) != std::string::npos);
+  auto opened = DurableStore::open({crashed.path(), true, /*recover_torn_wal=*/true});
+  REQUIRE(opened.ok());
+  auto recovered = std::move(*opened);
+  CHECK(recovered->recovery_report().size() == 1);
   check_keys(*recovered, 0, 99);
   auto last = recovered->get(Family::kShards, numbered("k", 99));
   REQUIRE(last.ok());

@@ -57,7 +57,7 @@ Coordinator::~Coordinator() {
     stopping_ = true;
     ticker_->cancel();
   });
-  thread_.join();
+  if (thread_.joinable()) thread_.join();  // not started when open failed
   // The committer may still complete appends; they post to the stopped
   // io_context, which outlives the shard store.
   shards_.reset();

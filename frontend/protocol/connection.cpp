@@ -470,7 +470,9 @@ awaitable<void> Connection::serve() {
 }
 
 void Connection::report_error(const Status& status, bool extended) {
-  spdlog::info("error {} for user {}: {}", status.sqlstate(), session_->user(), status.message());
+  // Damaged data is the operator's business, not only the client's.
+  const auto level = status.sqlstate() == sqlstate::kDataCorrupted ? spdlog::level::err : spdlog::level::info;
+  spdlog::log(level, "error {} for user {}: {}", status.sqlstate(), session_->user(), status.message());
   writer_.error_response(status);
   fail_transaction(*session_);
   if (extended) phase_ = Phase::kDrainUntilSync;
