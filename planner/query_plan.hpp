@@ -44,6 +44,7 @@ struct QueryPlan {
   std::optional<ScalarExpr> limit;   // evaluated over the parameters
   std::optional<ScalarExpr> offset;
   bool may_block = false;            // calls pg_sleep: run off the I/O thread
+  bool uses_session = false;         // calls current_user, current_database(), ...
 };
 
 }  // namespace tandem::planner

@@ -16,13 +16,31 @@ Status not_supported(const std::string& what, sql::SourcePos pos) {
       .with_position(static_cast<int>(pos.offset) + 1);
 }
 
-bool plan_may_block(const QueryPlan& plan) {
+// True when `pred` holds for an expression of the plan's rows or filter.
+template <class Pred>
+bool plan_has(const QueryPlan& plan, const Pred& pred) {
   for (const auto& row : plan.relation.rows) {
     for (const auto& e : row) {
-      if (ExprBinder::may_block(e)) return true;
+      if (pred(e)) return true;
     }
   }
-  return (plan.relation.filter && ExprBinder::may_block(*plan.relation.filter));
+  return plan.relation.filter && pred(*plan.relation.filter);
+}
+
+bool calls_session_function(const ScalarExpr& e) {
+  if (auto* u = std::get_if<CallUnary>(&e.node)) return calls_session_function(*u->arg);
+  if (auto* b = std::get_if<CallBinary>(&e.node)) return calls_session_function(*b->lhs) || calls_session_function(*b->rhs);
+  if (auto* v = std::get_if<CallVariadic>(&e.node)) {
+    if (func_is_session(v->func)) return true;
+    for (const auto& a : v->args) {
+      if (calls_session_function(a)) return true;
+    }
+    return false;
+  }
+  if (auto* f = std::get_if<IfExpr>(&e.node)) {
+    return calls_session_function(*f->cond) || calls_session_function(*f->then) || calls_session_function(*f->els);
+  }
+  return false;
 }
 
 // SELECT list ... [WHERE] with no FROM: one row.
@@ -202,7 +220,8 @@ Result<std::shared_ptr<const QueryPlan>> plan_query(const sql::Query& query, std
     TANDEM_ASSIGN_OR_RETURN(plan->limit, plan_limit(query.limit, binder));
     TANDEM_ASSIGN_OR_RETURN(plan->offset, plan_limit(query.offset, binder));
   }
-  plan->may_block = plan_may_block(*plan);
+  plan->may_block = plan_has(*plan, [](const ScalarExpr& e) { return ExprBinder::may_block(e); });
+  plan->uses_session = plan_has(*plan, calls_session_function);
   return std::shared_ptr<const QueryPlan>(std::move(plan));
 }
 

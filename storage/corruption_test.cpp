@@ -145,30 +145,38 @@ void write_unflushed(const std::string& path, std::vector<Update>* history) {
   (void)durable.release();
 }
 
-}  // namespace
-
-TEST_CASE("a corrupt WAL record stops the open, naming the file, unless the torn tail is dropped") {
-  ScratchDir dir;
-  std::vector<Update> history;
-  // In a child process: its database is never closed.
+// Writes rows in a child process that exits without closing its database
+// (so they live only in the WAL); returns the WAL's path.
+std::string crash_after_unflushed_writes(const std::string& path) {
   pid_t child = fork();
   if (child == 0) {
     std::vector<Update> h;
-    write_unflushed(dir.path(), &h);
+    write_unflushed(path, &h);
     _exit(0);
   }
   int status = 0;
   REQUIRE(waitpid(child, &status, 0) == child);
   REQUIRE(WIFEXITED(status));
-  const std::string wal = largest_file(dir.path(), ".log");
-  REQUIRE(fs::file_size(wal) > 100000);
-  flip_bytes(wal, 60000, 16);
+  return largest_file(path, ".log");
+}
 
-  auto refused = DurableStore::open({dir.path(), true});
+// The open fails with XX001 naming `wal`, and --verify reports damage.
+void check_open_refused(const std::string& path, const std::string& wal) {
+  auto refused = DurableStore::open({path, true});
   REQUIRE(!refused.ok());
   CHECK(refused.status().sqlstate() == "XX001");
   CHECK(refused.status().message().find(fs::path(wal).filename().string()) != std::string::npos);
-  CHECK(!DurableStore::verify(dir.path()).damage.empty());
+  CHECK(!DurableStore::verify(path).damage.empty());
+}
+
+}  // namespace
+
+TEST_CASE("a corrupt WAL record stops the open, naming the file, unless the torn tail is dropped") {
+  ScratchDir dir;
+  const std::string wal = crash_after_unflushed_writes(dir.path());
+  REQUIRE(fs::file_size(wal) > 100000);
+  flip_bytes(wal, 60000, 16);
+  check_open_refused(dir.path(), wal);
 
   auto recovered = DurableStore::open({dir.path(), true, /*recover_torn_wal=*/true});
   REQUIRE(recovered.ok());
@@ -182,21 +190,9 @@ TEST_CASE("a corrupt WAL record stops the open, naming the file, unless the torn
 
 TEST_CASE("a deleted WAL that held acknowledged writes stops the open") {
   ScratchDir dir;
-  pid_t child = fork();
-  if (child == 0) {
-    std::vector<Update> h;
-    write_unflushed(dir.path(), &h);
-    _exit(0);
-  }
-  int status = 0;
-  REQUIRE(waitpid(child, &status, 0) == child);
-  const std::string wal = largest_file(dir.path(), ".log");
+  const std::string wal = crash_after_unflushed_writes(dir.path());
   fs::remove(wal);
-  auto refused = DurableStore::open({dir.path(), true});
-  REQUIRE(!refused.ok());
-  CHECK(refused.status().sqlstate() == "XX001");
-  CHECK(refused.status().message().find(fs::path(wal).filename().string()) != std::string::npos);
-  CHECK(!DurableStore::verify(dir.path()).damage.empty());
+  check_open_refused(dir.path(), wal);
   auto recovered = DurableStore::open({dir.path(), true, /*recover_torn_wal=*/true});
   REQUIRE(recovered.ok());
   CHECK(!(*recovered)->recovery_report().empty());

@@ -94,8 +94,7 @@ int64_t statement_time_now() {
          kPostgresEpochUnixMicros;
 }
 
-SessionValues session_values_of(const Session& session) {
-  catalog::SearchPath path = search_path_of(session.database(), session.vars().search_path());
+SessionValues session_values_of(const Session& session, const catalog::SearchPath& path) {
   return SessionValues{session.user(), session.database(), path.schemas.empty() ? "" : path.schemas.front()};
 }
 
@@ -567,10 +566,14 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     if (!determined.ok()) co_return determined.status();
     Timestamp mz_now = determined->timestamp;
     note_transaction_read(session, *timing, mz_now);
-    if (!statement.plan->may_block) co_return execute_constant(statement, params, cancel, mz_now, &*timing->session);
+    if (statement.plan->uses_session) {
+      timing->session = session_values_of(session, search_path_of(session.database(), session.vars().search_path()));
+    }
+    const SessionValues* values = timing->session ? &*timing->session : nullptr;
+    if (!statement.plan->may_block) co_return execute_constant(statement, params, cancel, mz_now, values);
     // Off the I/O thread while it may wait.
     co_return co_await run_on<ExecResult>(blocking_pool.get_executor(), [&]() -> awaitable<Result<ExecResult>> {
-      co_return execute_constant(statement, params, cancel, mz_now, &*timing->session);
+      co_return execute_constant(statement, params, cancel, mz_now, values);
     });
   }
   // Reads and INSERT ... VALUES first: a prepared lookup or insert needs

@@ -49,7 +49,8 @@ struct ReadTiming {
   // session's PendingWrites, consolidated); null when it has none.
   const std::map<compute::GlobalId, PendingWrites::Updates>* pending_writes = nullptr;
   // current_user, current_database() and current_schema for the read
-  // (absent: those calls are 0A000).
+  // (absent: those calls are 0A000). Set by the caller that plans a read or
+  // a constant query, not by read_timing: a prepared lookup never needs it.
   std::optional<SessionValues> session;
 };
 
@@ -57,8 +58,9 @@ struct ReadTiming {
 void init_eval_context(EvalContext& ctx, CancelToken& cancel);
 // now() for a statement starting now: microseconds since 2000-01-01 UTC.
 int64_t statement_time_now();
-// What current_user, current_database() and current_schema return.
-SessionValues session_values_of(const Session& session);
+// What current_user, current_database() and current_schema return, for a
+// session whose search path resolves to `path`.
+SessionValues session_values_of(const Session& session, const catalog::SearchPath& path);
 
 // 0A000 when a read of `inputs` in a transaction would miss its `pending`
 // writes: an input computed from a written table (a materialized view, an

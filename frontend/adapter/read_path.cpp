@@ -88,7 +88,6 @@ Result<Adapter::ReadTiming> Adapter::read_timing(Session& session, const std::op
   } else if (session.in_transaction()) {
     timing.transaction_ts = session.transaction_ts();
   }
-  timing.session = session_values_of(session);
   return timing;
 }
 
@@ -317,6 +316,8 @@ awaitable<Result<ExecResult>> Adapter::read_result(Session& session, const Prepa
     peeked.emplace(co_await peek_lookup(*cached, params, cancel, *timing));
   } else {
     catalog::SearchPath path = search_path_of(session.database(), session.vars().search_path());
+    // Not on the prepared lookup's path: a lookup holds no session function.
+    timing->session = session_values_of(session, path);
     peeked.emplace(co_await peek_query(path, session.vars().cluster(), query, statement.param_types, params, cancel,
                                        *timing, /*may_stream=*/true));
   }
