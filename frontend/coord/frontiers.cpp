@@ -23,9 +23,12 @@ struct CollectionFrontiers::State {
   Timestamp lag = 1000;
   std::function<void()> waker;
 
-  // Where the read policy alone would put the index's since.
+  // Where the read policy alone would put the index's since: `lag` behind
+  // its upper, and never past the times reads take (a collection that is
+  // complete, such as a view of constants, has the maximum upper, but reads
+  // still come at the tables' times).
   Timestamp policy_since(const Index& index) const {
-    const Timestamp upper = index.frontier.upper;
+    const Timestamp upper = std::min(index.frontier.upper, table_upper);
     return upper > lag ? upper - lag : kMinTimestamp;
   }
   // The least hold on `id` (ReadHolds and TableHolds).

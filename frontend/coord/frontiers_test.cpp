@@ -14,6 +14,7 @@ using tandem::frontend::CollectionFrontiers;
 
 TEST_CASE("an index's since trails its upper by the lag") {
   CollectionFrontiers f;
+  f.set_table_upper(1'000'000);  // reads come at times up to here
   f.set_compaction_lag(100);
   f.add_index(7, 1000, /*cluster=*/3, /*exported=*/true);
   CHECK(f.advance_index_sinces().empty());  // upper 1000: nothing to compact yet
@@ -36,8 +37,23 @@ TEST_CASE("an index's since trails its upper by the lag") {
   CHECK(f.get(8)->since == 1900);
 }
 
+TEST_CASE("a complete collection's since stays behind the times reads take") {
+  // A view of constants is complete at once: its upper is the maximum time.
+  CollectionFrontiers f;
+  f.set_compaction_lag(100);
+  f.set_table_upper(5000);
+  f.add_index(9, 1000, /*cluster=*/3, /*exported=*/true);
+  f.advance_index(9, tandem::kMaxTimestamp);
+  f.advance_index_sinces();
+  CHECK(f.get(9)->since == 4900);
+  f.set_table_upper(6000);
+  f.advance_index_sinces();
+  CHECK(f.get(9)->since == 5900);
+}
+
 TEST_CASE("a read hold keeps an index's since back until it is dropped") {
   CollectionFrontiers f;
+  f.set_table_upper(1'000'000);  // reads come at times up to here
   f.set_compaction_lag(10);
   int woken = 0;
   f.set_release_waker([&] { ++woken; });
@@ -69,6 +85,7 @@ TEST_CASE("a read hold keeps an index's since back until it is dropped") {
 
 TEST_CASE("a table hold keeps every index's since back") {
   CollectionFrontiers f;
+  f.set_table_upper(1'000'000);  // reads come at times up to here
   f.set_compaction_lag(10);
   int woken = 0;
   f.set_release_waker([&] { ++woken; });
@@ -92,6 +109,7 @@ TEST_CASE("a table hold keeps every index's since back") {
 
 TEST_CASE("holds are taken and dropped from many threads while the since advances") {
   CollectionFrontiers f;
+  f.set_table_upper(1'000'000);  // reads come at times up to here
   f.set_compaction_lag(1);
   f.set_release_waker([] {});
   f.add_index(7, 0, 1, true);
