@@ -12,6 +12,10 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 passed=0
 failed=0
+# The suites that failed, with their failing cases, printed again just above
+# the summary line so the tail of a CI log names them.
+failures=()
+note_failure() { failures+=("$*"); }
 
 bash scripts/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 if ! bash scripts/build.sh; then
@@ -27,11 +31,15 @@ count_ctest() {
   fails=$(sed -n 's/.* \([0-9]*\) tests failed out of.*/\1/p' "$log" | tail -1)
   if [ -z "$total" ]; then
     echo "ctest produced no summary"
+    note_failure "ctest produced no summary"
     failed=$((failed + 1))
     return
   fi
   passed=$((passed + total - fails))
   failed=$((failed + fails))
+  if [ "$fails" -ne 0 ]; then
+    note_failure "ctest: $(grep -E '^[[:space:]]+[0-9]+ - ' "$log" | sed -E 's/^[[:space:]]+[0-9]+ - //' | tr '\n' ';')"
+  fi
 }
 
 # Adds the counts of a tandem-slt or tandem-td run (its last line) to the
@@ -41,11 +49,17 @@ count_slt() {
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   if [ -z "$line" ]; then
     echo "no summary line in $log"
+    note_failure "no summary line in $log"
     failed=$((failed + 1))
     return
   fi
+  local f
+  f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
   passed=$((passed + $(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')))
-  failed=$((failed + $(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')))
+  failed=$((failed + f))
+  if [ "$f" -ne 0 ]; then
+    note_failure "$log: $(grep -E '^(FAIL|not ok|.*: [1-9][0-9]* failed)' "$log" | head -5 | tr '\n' ';')"
+  fi
 }
 
 echo "== unit and integration tests"
@@ -91,6 +105,7 @@ if [ $rc -eq 0 ]; then
   passed=$((passed + 1))
 else
   tail -80 build/difftest.log
+  note_failure "difftest: $(grep -E '^(difftest:|WRONG)' build/difftest.log | tail -3 | tr '\n' ';')"
   failed=$((failed + 1))
 fi
 
@@ -121,7 +136,7 @@ if [ -n "$PEER_DIR" ]; then
     ok=$(( $(echo "$sel" | sed -E 's/^([0-9]+) passed.*/\1/') + $(echo "$evi" | sed -E 's/^([0-9]+) passed.*/\1/') ))
     bad=$(( $(echo "$sel" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/') + $(echo "$evi" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/') ))
     echo "conformance: $ok of $((ok + bad)) peer records pass (select1-5 and evidence)"
-    if [ $((ok * 100)) -ge $(( (ok + bad) * 99 )) ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+    if [ $((ok * 100)) -ge $(( (ok + bad) * 99 )) ]; then passed=$((passed + 1)); else note_failure "peer conformance below 99%"; failed=$((failed + 1)); fi
   fi
 else
   echo "== SQLite peer files not found (../shared/peer-slt): skipped"
@@ -136,6 +151,7 @@ if [ -n "$PEER_DIR" ] && [ -d "$PEER_DIR/more" ]; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))
+    note_failure "peer more/: $(tail -1 build/peer-more.log)"
     head -80 build/peer-more.log
   fi
   tail -1 build/peer-more.log
@@ -154,6 +170,7 @@ if [ $rc -eq 0 ] && grep -q "^All tests passed" build/spill-compute.log; then
   passed=$((passed + 1))
 else
   tail -60 build/spill-compute.log
+  note_failure "compute_tests under a 16kB memory budget: $(grep -E '^test cases:' build/spill-compute.log)"
   failed=$((failed + 1))
 fi
 if [ -n "$PEER_DIR" ]; then
@@ -196,12 +213,14 @@ line=$(grep -E '^scenarios: [0-9]+ produced numbers, [0-9]+ did not' build/tande
 if [ -z "$line" ]; then
   tail -40 build/tandem-bench.log
   echo "tandem-bench produced no summary"
+  note_failure "tandem-bench produced no summary"
   failed=$((failed + 1))
 else
   grep -E '^(==|[a-z-]+ +ERROR)' build/tandem-bench.log
   echo "$line"
   passed=$((passed + $(echo "$line" | sed -E 's/^scenarios: ([0-9]+) produced.*/\1/')))
   failed=$((failed + $(echo "$line" | sed -E 's/.*numbers, ([0-9]+) did not.*/\1/')))
+  echo "$line" | grep -q ', 0 did not' || note_failure "tandem-bench: $line"
 fi
 rm -rf "$BENCH_OUT"
 
@@ -229,12 +248,16 @@ if [ "${TANDEM_SKIP_TSAN:-0}" != 1 ]; then
       fi
       if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
       echo "$bin [concurrency],[runtime] under TSan: $p passed, $f failed"
-      [ "$f" -ne 0 ] && tail -60 "$log"
+      if [ "$f" -ne 0 ]; then
+        tail -60 "$log"
+        note_failure "$bin under TSan: $(grep -E '^(WARNING: ThreadSanitizer|SUMMARY)' "$log" | head -2 | tr '\n' ';')"
+      fi
       passed=$((passed + p))
       failed=$((failed + f))
     done
   else
     echo "TSan build failed"
+    note_failure "TSan build failed"
     failed=$((failed + 1))
   fi
 fi
@@ -249,13 +272,19 @@ if [ "${TANDEM_SKIP_FUZZ:-0}" != 1 ]; then
       passed=$((passed + 1))
     else
       tail -40 build/fuzz.log
+      note_failure "codec_fuzz found a crash"
       failed=$((failed + 1))
     fi
   else
     echo "fuzz build failed"
+    note_failure "fuzz build failed"
     failed=$((failed + 1))
   fi
 fi
 
+if [ ${#failures[@]} -ne 0 ]; then
+  echo "== what failed"
+  printf '%s\n' "${failures[@]}"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

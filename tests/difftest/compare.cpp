@@ -139,7 +139,11 @@ bool chooses_group_member(const std::string& sql) {
   std::string upper;
   upper.reserve(sql.size());
   for (char ch : sql) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  for (const char* word : {"GROUP BY", "DISTINCT", "UNION", "INTERSECT", "EXCEPT", "MIN(", "MAX("}) {
+  // LIMIT / OFFSET / FETCH cut a sorted sequence at a position: of rows
+  // that tie under the ORDER BY (0 and 0.000), which land inside the window
+  // is unspecified.
+  for (const char* word :
+       {"GROUP BY", "DISTINCT", "UNION", "INTERSECT", "EXCEPT", "MIN(", "MAX(", "LIMIT", "OFFSET", "FETCH"}) {
     if (upper.find(word) != std::string::npos) return true;
   }
   return false;

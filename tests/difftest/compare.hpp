@@ -57,8 +57,9 @@ struct CompareOptions {
 };
 
 // True when `sql` may show one chosen member of a group of equal values:
-// it groups (GROUP BY, DISTINCT, UNION / INTERSECT / EXCEPT) or takes a
-// min() / max().
+// it groups (GROUP BY, DISTINCT, UNION / INTERSECT / EXCEPT), takes a
+// min() / max(), or cuts a sorted sequence (LIMIT / OFFSET / FETCH), where
+// rows tied under the ORDER BY may land inside the window in either order.
 bool chooses_group_member(const std::string& sql);
 
 Comparison compare(const Result& pg, const Result& td, bool ordered, const CompareOptions& opts);

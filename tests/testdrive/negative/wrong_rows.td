@@ -3,7 +3,7 @@
 # expect: wrong_rows.td:11: FAILED: > SELECT a FROM t
 # expect: - 3
 # expect: + 2
-# expect: tries over
+# expect: ms; timeout 1s)
 # expect: failed (2 commands passed)
 > CREATE TABLE t (a int)
 > INSERT INTO t VALUES (1), (2)

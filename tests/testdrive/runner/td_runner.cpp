@@ -160,6 +160,7 @@ std::optional<std::string> FileRunner::query(const std::string& sql, millisecond
   slt::PgSession* pg = session(&error);
   if (pg == nullptr) return error;
   outcome = pg->execute(sql, std::max(timeout, kMinimumTry));
+  try_timed_out_ = outcome.timed_out;
   result = outcome.results.empty() ? ActualResult{} : format_result(outcome.results.back().get());
   for (Row& row : result.rows) {
     for (std::string& value : row) value = regex_.apply(value);
@@ -173,19 +174,31 @@ std::optional<std::string> FileRunner::with_retries(bool once, const Attempt& at
   const Clock::time_point deadline = start + timeout_;
   milliseconds backoff = config_.initial_backoff;
   std::size_t tries = 0;
+  // The failure of the last try that ran to an answer: a final try cut
+  // short by the little time left says less than the answer before it.
+  std::optional<std::string> answered;
   while (true) {
     ++tries;
     bool stop = once;
     const auto remaining = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
+    try_timed_out_ = false;
     std::optional<std::string> failure = attempt(once ? timeout_ : remaining, stop);
     last_tries_ = tries;
     if (!failure) return std::nullopt;
+    if (!try_timed_out_) {
+      answered = failure;
+    } else if (answered) {
+      failure = answered;
+    }
     const Clock::time_point now = Clock::now();
     if (stop || now >= deadline || (max_tries_ > 0 && tries >= max_tries_)) {
-      if (tries == 1) return failure;
+      // A command that gave up at its first answer says nothing of retries;
+      // one that was retried until its deadline always does, even when a
+      // slow first try used up the whole timeout.
+      if (tries == 1 && stop) return failure;
       while (!failure->empty() && failure->back() == '\n') failure->pop_back();
       const auto elapsed = std::chrono::duration_cast<milliseconds>(now - start);
-      return *failure + "\n(after " + std::to_string(tries) + " tries over " +
+      return *failure + "\n(after " + std::to_string(tries) + (tries == 1 ? " try" : " tries") + " over " +
              std::to_string(elapsed.count()) + " ms; timeout " + format_duration(timeout_) + ")";
     }
     std::this_thread::sleep_for(std::min<Clock::duration>(backoff, deadline - now));

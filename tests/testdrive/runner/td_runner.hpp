@@ -105,6 +105,7 @@ class FileRunner {
   std::size_t max_tries_ = 0;  // 0: bounded by the timeout only.
   bool skip_rest_ = false;
   std::size_t last_tries_ = 1;  // Tries of the last command (verbose output).
+  bool try_timed_out_ = false;   // The last query() ran out of its try's time.
 };
 
 // Formats a libpq result with td_values' rules.
