@@ -344,9 +344,9 @@ TEST_CASE("a table's first import replays off the coordinator thread while write
   auto key = [](int v) { return std::string(int_row(v).bytes()); };
   for (int batch = 0; batch < 10; ++batch) {
     std::vector<std::pair<Row, Diff>> rows;
-    for (int i = 0; i < 5000; ++i) {
-      rows.push_back({int_row(batch * 5000 + i), 1});
-      ++expected[key(batch * 5000 + i)];
+    for (int i = 0; i < 10000; ++i) {
+      rows.push_back({int_row(batch * 10000 + i), 1});
+      ++expected[key(batch * 10000 + i)];
     }
     REQUIRE(write(*coord, {TableWrite{1, std::move(rows)}}).ok());
   }

@@ -150,3 +150,26 @@ TEST_CASE("writes during a cluster's first import reach it exactly once", "[impo
   CHECK(one_value(importer, "SELECT count(*) FROM big WHERE b = 1") == std::to_string(written));
   CHECK(one_value(importer, "SELECT count(DISTINCT a) FROM big") == std::to_string(300000 + written));
 }
+
+TEST_CASE("a table dropped during a cluster's first import fails the read waiting for it", "[import]") {
+  TandemdProcess server;
+  PgConn setup(server.conninfo());
+  setup.exec_ok("CREATE TABLE big (a int)");
+  setup.exec_ok("INSERT INTO big SELECT x FROM generate_series(1, 500000) AS x");
+  setup.exec_ok("CREATE CLUSTER c2 (SIZE = '1')");
+  const std::string c2 = one_value(setup, "SELECT id FROM mz_catalog.mz_clusters WHERE name = 'c2'");
+  PgConn importer(server.conninfo());
+  importer.exec_ok("SET cluster = c2");
+  REQUIRE(PQsendQuery(importer.c, "SELECT count(*) FROM big") == 1);
+  wait_for(setup,
+           "SELECT active FROM mz_internal.mz_interactive_admission WHERE cluster_id = '" + c2 + "'", "1");
+  setup.exec_ok("DROP TABLE big");
+  // Dropped before the import finished: the read fails; after: it counted.
+  const std::string result = result_of(importer.c);
+  INFO(result);
+  CHECK((result == "500000" || result.rfind("error 42P01", 0) == 0));
+  // The cluster goes on serving reads.
+  setup.exec_ok("CREATE TABLE t (a int)");
+  setup.exec_ok("INSERT INTO t VALUES (1)");
+  CHECK(one_value(importer, "SELECT count(*) FROM t") == "1");
+}
