@@ -14,7 +14,7 @@ PORT=${PORT:-23877}
 D=$(mktemp -d)
 $BIN --listen 127.0.0.1:$PORT --data-dir $D/data > $D/log 2>&1 &
 PID=$!
-trap "kill $PID; rm -rf $D" EXIT
+trap "kill $PID; wait $PID 2>/dev/null; rm -rf $D" EXIT
 P="psql -h 127.0.0.1 -p $PORT -U materialize materialize -q -X"
 for _ in $(seq 50); do $P -c "SELECT 1" > /dev/null 2>&1 && break; sleep 0.2; done
 $P -c "CREATE TABLE big (a int, b int)"

@@ -80,24 +80,26 @@ void Coordinator::run_replay(const std::shared_ptr<TableReplay>& replay) {
   size_t updates = 0;
   std::optional<compute::SnapshotLoader> loader;
   loader.emplace(input.load_snapshot(start));
-  Status scanned = shards_->scan_history(
-      replay->shard, start, replay->until, [&](Timestamp time, std::string_view row, Diff diff) {
-        if (replay->cancelled.load(std::memory_order_relaxed)) return;  // nobody will read it
-        ++updates;
-        if (time == start) {
-          loader->push(RowRef(row), diff);
-          return;
-        }
-        if (loader) {
-          loader->finish();
-          loader.reset();
-        }
-        // Each earlier time is released as it is passed, so the input keeps
-        // it as a spillable history batch (as with writes fed live), not
-        // the whole replay as buffered updates.
-        if (time > input.frontier()) input.advance_to(time);
-        input.send(Row(std::string(row)), time, diff);
-      });
+  auto visit = [&](Timestamp time, std::string_view row, Diff diff) {
+    if (replay->cancelled.load(std::memory_order_relaxed)) return;  // nobody will read it
+    ++updates;
+    if (time == start) {
+      loader->push(RowRef(row), diff);
+      return;
+    }
+    if (loader) {
+      loader->finish();
+      loader.reset();
+    }
+    // Each earlier time is released as it is passed, so the input keeps it
+    // as a spillable history batch (as with writes fed live), not the whole
+    // replay as buffered updates.
+    if (time > input.frontier()) input.advance_to(time);
+    input.send(Row(std::string(row)), time, diff);
+  };
+  // Dropped before it began: nothing to read.
+  Status scanned = replay->cancelled ? Status::error(sqlstate::kUndefinedTable, "table dropped")
+                                     : shards_->scan_history(replay->shard, start, replay->until, visit);
   if (scanned.is_ok()) {
     if (loader) loader->finish();
     if (input.frontier() < replay->until) input.advance_to(replay->until);
@@ -131,7 +133,7 @@ void Coordinator::run_replay(const std::shared_ptr<TableReplay>& replay) {
 
 void Coordinator::finish_replay(const std::shared_ptr<TableReplay>& replay, Status scanned) {
   replay->ended = true;
-  if (!scanned.is_ok()) {
+  if (!scanned.is_ok() && !replay->cancelled) {
     spdlog::error("replaying table {} for cluster {}: {}", replay->table, replay->cluster, scanned.to_string());
   }
   auto runtime = runtimes_.find(replay->cluster);
