@@ -319,6 +319,7 @@ std::map<std::string, Diff> peek_index(Coordinator& c, uint64_t cluster, GlobalI
     c.peek(cluster, std::nullopt, std::move(peek), [&](tandem::compute::PeekResponse r) { p.set_value(std::move(r)); });
   });
   auto r = p.get_future().get();
+  INFO("peek of " << index << " at " << time << ": " << r.error.to_string());
   REQUIRE(r.kind == tandem::compute::PeekResponse::Kind::kRows);
   std::map<std::string, Diff> out;
   for (const auto& [row, diff] : r.rows) out[std::string(row.bytes())] += diff;
@@ -408,9 +409,12 @@ TEST_CASE("a table's first import replays off the coordinator thread while write
   for (auto& t : writers) t.join();
   CHECK(failed_writes == 0);
   for (const auto& [v, d] : acked) expected[v] += d;
-  const Timestamp now = coord->read_ts();
   for (uint64_t cluster : {0, 2}) {
-    auto rows = peek_index(*coord, cluster, 7 + cluster, now);
+    // Held, as a read holds what it reads: the index compacts meanwhile.
+    const GlobalId index = 7 + cluster;
+    auto hold = coord->frontiers().hold({index});
+    REQUIRE(hold.time(index).has_value());
+    auto rows = peek_index(*coord, cluster, index, std::max(coord->read_ts(), *hold.time(index)));
     CHECK(rows.size() == expected.size());
     CHECK(rows == expected);
   }
