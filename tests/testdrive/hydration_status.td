@@ -1,11 +1,11 @@
-# Controller introspection over time: an index over a large
+# Controller introspection over time: an index over a 200,000-row
 # table becomes hydrated (mz_compute_hydration_statuses, `>` retries until
 # it has), its frontiers advance as time passes (mz_frontiers and
 # mz_cluster_replica_frontiers), and a materialized view over the table
 # keeps a small lag behind it (mz_materialization_lag) while it is written.
 
 > CREATE TABLE big (k int, v int)
-> INSERT INTO big SELECT g, g % 1000 FROM generate_series(1, 1000000) AS g
+> INSERT INTO big SELECT g, g % 1000 FROM generate_series(1, 200000) AS g
 
 > CREATE INDEX big_v ON big (v)
 
@@ -40,11 +40,11 @@ true
   JOIN mz_materialized_views m ON m.id = h.object_id WHERE m.name = 'per_v'
 true
 
-> INSERT INTO big VALUES (1000001, 1)
-> INSERT INTO big VALUES (1000002, 2)
+> INSERT INTO big VALUES (200001, 1)
+> INSERT INTO big VALUES (200002, 2)
 
 > SELECT n FROM per_v WHERE v = 1
-1001
+201
 
 > SELECT l.local_lag < INTERVAL '2 s', l.global_lag < INTERVAL '2 s', t.name
   FROM mz_internal.mz_materialization_lag l
