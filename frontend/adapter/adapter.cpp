@@ -386,6 +386,10 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
                                                          : "INSERT has more target columns than expressions");
       }
     }
+    if (!bound->returning.empty()) {
+      prepared->returns_rows = true;
+      prepared->result_columns = bound->returning.columns;
+    }
     prepared->insert = std::move(bound);
   } else if (s.as<sql::Update>() || s.as<sql::Delete>() || s.as<sql::Truncate>()) {
     auto snapshot = catalog_->snapshot();
@@ -406,6 +410,10 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
     TANDEM_ASSIGN_OR_RETURN(auto plan, describe_read(prepared->modify->read, SessionCatalog(snapshot, path),
                                                      prepared->param_types));
     (void)plan;
+    if (!prepared->modify->returning.empty()) {
+      prepared->returns_rows = true;
+      prepared->result_columns = prepared->modify->returning.columns;
+    }
   } else if (auto* copy = s.as<sql::Copy>()) {
     auto snapshot = catalog_->snapshot();
     catalog::SearchPath path = path_of(session);
@@ -598,14 +606,14 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
     init_eval_context(ctx, cancel);
     auto write = evaluate_insert(*statement.insert, params, ctx);
     if (!write.ok()) co_return write.status();
-    size_t count = write->updates.size();
+    auto result = returning_result(statement.insert->returning, *write, 1, params, ctx,
+                                   "INSERT 0 " + std::to_string(write->updates.size()));
+    if (!result.ok()) co_return result.status();
     std::vector<TableWrite> writes;
     writes.push_back(std::move(*write));
     auto committed = co_await commit_from_session(coordinator_.get(), session, std::move(writes));
     if (committed) co_return *committed;
-    ExecResult r;
-    r.tag = "INSERT 0 " + std::to_string(count);
-    co_return r;
+    co_return std::move(*result);
   }
   auto snapshot = catalog_->snapshot();
   catalog::SearchPath path = path_of(session);
@@ -689,15 +697,15 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
     }
     auto& write = *evaluated;
     if (!write.ok()) co_return write.status();
-    size_t count = write->updates.size();
+    auto result = returning_result(statement.insert->returning, *write, 1, params, ctx,
+                                   "INSERT 0 " + std::to_string(write->updates.size()));
+    if (!result.ok()) co_return result.status();
     std::vector<TableWrite> writes;
     writes.push_back(std::move(*write));
     Coordinator* coord = coordinator_.get();
     auto committed = co_await commit(coord, std::move(writes));
     if (committed) co_return *committed;
-    ExecResult r;
-    r.tag = "INSERT 0 " + std::to_string(count);
-    co_return r;
+    co_return std::move(*result);
   }
   const std::string& cluster = session.vars().cluster();
   if (statement.modify) co_return co_await modify_table(path, cluster, statement, params, cancel);
@@ -774,14 +782,16 @@ awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& p
     affected += n;
     writes.push_back(std::move(*write));
   }
+  const sql::Statement& s = statement.parsed->statement;
+  const std::string tag = s.as<sql::Update>()     ? "UPDATE " + std::to_string(affected)
+                          : s.as<sql::Truncate>() ? std::string("TRUNCATE TABLE")
+                                                  : "DELETE " + std::to_string(affected);
+  const int sign = statement.modify->kind == BoundModify::Kind::kUpdate ? 1 : -1;
+  auto result = returning_result(statement.modify->returning, writes.front(), sign, params, ctx, tag);
+  if (!result.ok()) co_return result.status();
   auto committed = co_await commit(coord, std::move(writes));
   if (committed) co_return *committed;
-  const sql::Statement& s = statement.parsed->statement;
-  ExecResult r;
-  r.tag = s.as<sql::Update>() ? "UPDATE " + std::to_string(affected)
-          : s.as<sql::Truncate>() ? std::string("TRUNCATE TABLE")
-                                  : "DELETE " + std::to_string(affected);
-  co_return r;
+  co_return std::move(*result);
 }
 
 }  // namespace tandem::frontend

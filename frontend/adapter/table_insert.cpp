@@ -29,8 +29,10 @@ Result<std::shared_ptr<BoundInsert>> bind_insert(const catalog::CatalogSnapshot&
                                                          std::string(catalog::item_kind_noun(item->kind)) + " \"" +
                                                          item->name.item + "\"");
   }
-  if (!insert.returning.empty()) return Status::error(sqlstate::kFeatureNotSupported, "RETURNING is not supported yet");
   auto bound = std::make_shared<BoundInsert>();
+  TANDEM_ASSIGN_OR_RETURN(bound->returning, bind_returning(insert.returning, item->desc,
+                                                           insert.alias.empty() ? item->name.item : insert.alias,
+                                                           param_types));
   bound->table = catalog::to_compute_id(item->id);
   bound->table_name = item->name.item;
   bound->desc = item->desc;

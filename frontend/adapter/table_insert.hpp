@@ -13,6 +13,7 @@
 #include "catalog/catalog_snapshot.hpp"
 #include "common/eval_context.hpp"
 #include "common/scalar_expr.hpp"
+#include "frontend/adapter/returning.hpp"
 #include "frontend/coord/coordinator.hpp"
 #include "planner/parser/ast.hpp"
 
@@ -33,6 +34,7 @@ struct BoundInsert {
   std::vector<ColumnType> source_types;
   std::vector<size_t> targets;
   std::vector<ScalarExpr> defaults;
+  BoundReturning returning;
 };
 
 Result<std::shared_ptr<BoundInsert>> bind_insert(const catalog::CatalogSnapshot& snapshot,

@@ -50,11 +50,14 @@ Result<std::shared_ptr<BoundModify>> bind_target(const catalog::CatalogSnapshot&
 
 Result<std::shared_ptr<const BoundModify>> bind_delete(const catalog::CatalogSnapshot& snapshot,
                                                        const catalog::SearchPath& path, const sql::Delete& del,
-                                                       std::vector<ColumnType>&) {
+                                                       std::vector<ColumnType>& param_types) {
   if (!del.using_tables.empty()) return Status::error(sqlstate::kFeatureNotSupported, "DELETE ... USING is not supported yet");
-  if (!del.returning.empty()) return Status::error(sqlstate::kFeatureNotSupported, "RETURNING is not supported yet");
   TANDEM_ASSIGN_OR_RETURN(auto bound, bind_target(snapshot, path, del.table, del.alias, del.where, "delete from"));
   bound->kind = BoundModify::Kind::kDelete;
+  const catalog::Item* item = *snapshot.resolve_item(partial_name(del.table), path);
+  TANDEM_ASSIGN_OR_RETURN(bound->returning, bind_returning(del.returning, item->desc,
+                                                           del.alias.empty() ? item->name.item : del.alias,
+                                                           param_types));
   return std::shared_ptr<const BoundModify>(std::move(bound));
 }
 
@@ -69,7 +72,6 @@ Result<std::shared_ptr<const BoundModify>> bind_truncate(const catalog::CatalogS
 Result<std::shared_ptr<const BoundModify>> bind_update(const catalog::CatalogSnapshot& snapshot,
                                                        const catalog::SearchPath& path, const sql::Update& update,
                                                        std::vector<ColumnType>& param_types) {
-  if (!update.returning.empty()) return Status::error(sqlstate::kFeatureNotSupported, "RETURNING is not supported yet");
   TANDEM_ASSIGN_OR_RETURN(auto bound, bind_target(snapshot, path, update.table, update.alias, update.where, "update"));
   bound->kind = BoundModify::Kind::kUpdate;
   const catalog::Item* item = *snapshot.resolve_item(partial_name(update.table), path);
@@ -112,6 +114,7 @@ Result<std::shared_ptr<const BoundModify>> bind_update(const catalog::CatalogSna
     }
     bound->assignments[*index] = std::move(*cast);
   }
+  TANDEM_ASSIGN_OR_RETURN(bound->returning, bind_returning(update.returning, item->desc, qualifier, param_types));
   return std::shared_ptr<const BoundModify>(std::move(bound));
 }
 

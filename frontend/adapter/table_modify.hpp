@@ -15,6 +15,7 @@
 #include "catalog/catalog_snapshot.hpp"
 #include "common/eval_context.hpp"
 #include "common/scalar_expr.hpp"
+#include "frontend/adapter/returning.hpp"
 #include "frontend/coord/coordinator.hpp"
 #include "planner/parser/ast.hpp"
 
@@ -30,6 +31,8 @@ struct BoundModify {
   sql::Query read;  // SELECT * FROM table [alias] [WHERE ...]
   // UPDATE: per column, its new value over (old row ++ parameters).
   std::vector<std::optional<ScalarExpr>> assignments;
+  // UPDATE's new rows or DELETE's removed rows, when RETURNING is given.
+  BoundReturning returning;
 };
 
 Result<std::shared_ptr<const BoundModify>> bind_update(const catalog::CatalogSnapshot& snapshot,

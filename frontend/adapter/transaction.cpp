@@ -173,9 +173,11 @@ awaitable<Result<ExecResult>> Adapter::write_in_transaction(Session& session, co
       write = evaluate_insert(*statement.insert, params, ctx);
     }
     if (!write.ok()) co_return write.status();
-    size_t count = write->updates.size();
+    auto result = returning_result(statement.insert->returning, *write, 1, params, ctx,
+                                   "INSERT 0 " + std::to_string(write->updates.size()));
+    if (!result.ok()) co_return result.status();
     if (Status added = add_to_transaction(session, std::move(*write)); !added.is_ok()) co_return added;
-    co_return command("INSERT 0 " + std::to_string(count));
+    co_return std::move(*result);
   }
   // UPDATE, DELETE, TRUNCATE: each target read at the transaction's
   // timestamp, through the writes so far.
@@ -195,14 +197,18 @@ awaitable<Result<ExecResult>> Adapter::write_in_transaction(Session& session, co
     affected += n;
     writes.push_back(std::move(*write));
   }
+  const sql::Statement& s = statement.parsed->statement;
+  const std::string tag = s.as<sql::Update>()     ? "UPDATE " + std::to_string(affected)
+                          : s.as<sql::Truncate>() ? std::string("TRUNCATE TABLE")
+                                                  : "DELETE " + std::to_string(affected);
+  const int sign = statement.modify->kind == BoundModify::Kind::kUpdate ? 1 : -1;
+  auto result = returning_result(statement.modify->returning, writes.front(), sign, params, ctx, tag);
+  if (!result.ok()) co_return result.status();
   for (TableWrite& w : writes) {
     session.pending_writes_for_update().add_read_table(w.table);
     if (Status added = add_to_transaction(session, std::move(w)); !added.is_ok()) co_return added;
   }
-  const sql::Statement& s = statement.parsed->statement;
-  co_return command(s.as<sql::Update>() ? "UPDATE " + std::to_string(affected)
-                    : s.as<sql::Truncate>() ? std::string("TRUNCATE TABLE")
-                                            : "DELETE " + std::to_string(affected));
+  co_return std::move(*result);
 }
 
 awaitable<std::optional<Status>> Adapter::commit_pending(Session& session) {
