@@ -34,7 +34,11 @@ namespace tandem {
   X(kLower, "lower", true) X(kUpper, "upper", true) X(kBtrimSpaces, "btrim", true)                  \
   X(kLtrimSpaces, "ltrim", true) X(kRtrimSpaces, "rtrim", true) X(kReverse, "reverse", true)        \
   X(kAscii, "ascii", true) X(kChr, "chr", true) X(kMd5, "md5", true)                                \
-  X(kPgSleep, "pg_sleep", true) X(kArrayCardinality, "cardinality", true)
+  X(kPgSleep, "pg_sleep", true) X(kArrayCardinality, "cardinality", true)                         \
+  X(kToJsonb, "to_jsonb", true) X(kToJson, "to_json", true) X(kJsonbTypeof, "jsonb_typeof", true)   \
+  X(kJsonTypeof, "json_typeof", true) X(kJsonbArrayLength, "jsonb_array_length", true)              \
+  X(kJsonArrayLength, "json_array_length", true) X(kJsonbStripNulls, "jsonb_strip_nulls", true)     \
+  X(kJsonbPretty, "jsonb_pretty", true)
 
 #define TANDEM_BINARY_FUNCS(X)                                                                    \
   X(kAnd, "AND", false) X(kOr, "OR", false)                                                         \
@@ -74,7 +78,15 @@ namespace tandem {
   X(kAnyEq, "= ANY", false) X(kAnyNotEq, "<> ANY", false) X(kAnyLt, "< ANY", false)                 \
   X(kAnyLte, "<= ANY", false) X(kAnyGt, "> ANY", false) X(kAnyGte, ">= ANY", false)                 \
   X(kAllEq, "= ALL", false) X(kAllNotEq, "<> ALL", false) X(kAllLt, "< ALL", false)                 \
-  X(kAllLte, "<= ALL", false) X(kAllGt, "> ALL", false) X(kAllGte, ">= ALL", false)
+  X(kAllLte, "<= ALL", false) X(kAllGt, "> ALL", false) X(kAllGte, ">= ALL", false)              \
+  X(kJsonbGetKey, "->", true) X(kJsonbGetIndex, "->", true) X(kJsonbGetKeyText, "->>", true)        \
+  X(kJsonbGetIndexText, "->>", true) X(kJsonbGetPath, "#>", true) X(kJsonbGetPathText, "#>>", true) \
+  X(kJsonGetKey, "->", true) X(kJsonGetIndex, "->", true) X(kJsonGetKeyText, "->>", true)           \
+  X(kJsonGetIndexText, "->>", true) X(kJsonGetPath, "#>", true) X(kJsonGetPathText, "#>>", true)    \
+  X(kJsonbContains, "@>", true) X(kJsonbContained, "<@", true) X(kJsonbExists, "?", true)           \
+  X(kJsonbExistsAny, "?|", true) X(kJsonbExistsAll, "?&", true) X(kJsonbConcat, "||", true)         \
+  X(kJsonbDeleteKey, "-", true) X(kJsonbDeleteIndex, "-", true) X(kJsonbDeleteKeys, "-", true)      \
+  X(kJsonbDeletePath, "#-", true)
 
 #define TANDEM_VARIADIC_FUNCS(X)                                                                  \
   X(kCoalesce, "coalesce", false) X(kGreatest, "greatest", false) X(kLeast, "least", false)        \
@@ -86,7 +98,9 @@ namespace tandem {
   X(kArrayCreate, "array", false) X(kArrayToStringNull, "array_to_string", false)                   \
   X(kStringToArray, "string_to_array", false) X(kCurrentUser, "current_user", false)                 \
   X(kCurrentDatabase, "current_database", false) X(kCurrentSchema, "current_schema", false)         \
-  X(kVersion, "version", false) X(kMzVersion, "mz_version", false)
+  X(kVersion, "version", false) X(kMzVersion, "mz_version", false)                                 \
+  X(kJsonbBuildObject, "jsonb_build_object", false) X(kJsonbBuildArray, "jsonb_build_array", false) \
+  X(kJsonBuildObject, "json_build_object", false) X(kJsonBuildArray, "json_build_array", false)
 
 #define TANDEM_ENUM_ENTRY(name, printed, strict) name,
 enum class UnaryFunc : uint16_t { TANDEM_UNARY_FUNCS(TANDEM_ENUM_ENTRY) };
@@ -120,6 +134,12 @@ bool func_is_foldable(BinaryFunc f);
 // The array functions of common/eval_array.cpp (NULL handling their own).
 bool func_is_array(BinaryFunc f);
 bool func_is_array(VariadicFunc f);
+
+// The json/jsonb functions of common/jsonb_funcs.cpp (they see their
+// arguments' types; the variadic ones see NULL arguments).
+bool func_is_json(UnaryFunc f);
+bool func_is_json(BinaryFunc f);
+bool func_is_json(VariadicFunc f);
 
 // Operators print infix ("a + b"); the rest print as calls ("abs(a)").
 bool func_is_operator(BinaryFunc f);
