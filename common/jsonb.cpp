@@ -357,7 +357,7 @@ void format_value(const JsonValue& v, std::string* out, int indent, bool pretty)
         if (pretty) newline(indent + 1);
         format_value(v.elements[i], out, indent + 1, pretty);
       }
-      if (pretty && !v.elements.empty()) newline(indent);
+      if (pretty) newline(indent);  // even when empty, as jsonb_pretty does
       out->push_back(']');
       return;
     case JsonValue::Kind::kObject:
@@ -369,7 +369,7 @@ void format_value(const JsonValue& v, std::string* out, int indent, bool pretty)
         out->append(": ");
         format_value(v.members[i].second, out, indent + 1, pretty);
       }
-      if (pretty && !v.members.empty()) newline(indent);
+      if (pretty) newline(indent);
       out->push_back('}');
       return;
   }
@@ -666,6 +666,43 @@ bool jsonb_is_key_mode(std::string_view encoding) {
   size_t numbers = 0;
   skip_top(p, &numbers);
   return *p == 0;
+}
+
+Result<std::vector<std::vector<Datum>>> expand_jsonb(JsonbSetFunc f, const Datum& doc, RowArena& arena) {
+  const JsonValue v = decode_jsonb(doc);
+  std::vector<std::vector<Datum>> rows;
+  auto as_text = [&](const JsonValue& e) {
+    if (e.kind == JsonValue::Kind::kNull) return Datum::null();
+    return Datum::from_string(arena.push(jsonb_scalar_text(e)));
+  };
+  auto bad = [](std::string msg) { return Status::error(sqlstate::kInvalidParameterValue, std::move(msg)); };
+  switch (f) {
+    case JsonbSetFunc::kEach:
+    case JsonbSetFunc::kEachText:
+      if (v.kind != JsonValue::Kind::kObject) {
+        return bad(std::string("cannot call ") + (f == JsonbSetFunc::kEach ? "jsonb_each" : "jsonb_each_text") +
+                   " on a non-object");
+      }
+      for (const auto& [k, m] : v.members) {
+        const Datum key = Datum::from_string(arena.push(k));
+        rows.push_back({key, f == JsonbSetFunc::kEach ? make_jsonb(m, arena) : as_text(m)});
+      }
+      return rows;
+    case JsonbSetFunc::kArrayElements:
+    case JsonbSetFunc::kArrayElementsText:
+      if (v.kind == JsonValue::Kind::kObject) return bad("cannot extract elements from an object");
+      if (v.kind != JsonValue::Kind::kArray) return bad("cannot extract elements from a scalar");
+      for (const auto& e : v.elements) {
+        rows.push_back({f == JsonbSetFunc::kArrayElements ? make_jsonb(e, arena) : as_text(e)});
+      }
+      return rows;
+    case JsonbSetFunc::kObjectKeys:
+      if (v.kind == JsonValue::Kind::kArray) return bad("cannot call jsonb_object_keys on an array");
+      if (v.kind != JsonValue::Kind::kObject) return bad("cannot call jsonb_object_keys on a scalar");
+      for (const auto& m : v.members) rows.push_back({Datum::from_string(arena.push(m.first))});
+      return rows;
+  }
+  return rows;
 }
 
 void format_jsonb(const Datum& d, std::string* out) { format_jsonb_value(decode_jsonb(d), out); }

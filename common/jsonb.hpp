@@ -128,6 +128,15 @@ size_t jsonb_encoded_size(std::string_view bytes);
 void append_jsonb_key_mode(std::string_view encoding, std::string* out);
 bool jsonb_is_key_mode(std::string_view encoding);
 
+// The set-returning functions over jsonb: jsonb_each (key text, value
+// jsonb), jsonb_each_text (key, value text), jsonb_array_elements (value
+// jsonb), jsonb_array_elements_text (value text), jsonb_object_keys (text).
+// Returns the output rows (datums borrow from `arena`), or PostgreSQL's
+// 22023 for a document of the wrong shape ("cannot call jsonb_each on a
+// non-object", "cannot extract elements from a scalar", ...).
+enum class JsonbSetFunc : uint8_t { kEach, kEachText, kArrayElements, kArrayElementsText, kObjectKeys };
+Result<std::vector<std::vector<Datum>>> expand_jsonb(JsonbSetFunc f, const Datum& doc, RowArena& arena);
+
 // Value I/O.
 void format_jsonb(const Datum& d, std::string* out);
 Result<Datum> parse_jsonb(std::string_view text, RowArena& arena);

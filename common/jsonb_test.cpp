@@ -125,5 +125,5 @@ TEST_CASE("jsonb_pretty indents by four spaces", "[jsonb]") {
   REQUIRE(v.ok());
   std::string s;
   format_jsonb_pretty(*v, &s);
-  CHECK(s == "{\n    \"a\": [\n        1,\n        {}\n    ],\n    \"b\": {\n        \"c\": []\n    }\n}");
+  CHECK(s == "{\n    \"a\": [\n        1,\n        {\n        }\n    ],\n    \"b\": {\n        \"c\": [\n        ]\n    }\n}");
 }

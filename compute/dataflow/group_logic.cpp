@@ -7,6 +7,7 @@
 
 #include "common/array.hpp"
 #include "common/eval.hpp"
+#include "common/jsonb.hpp"
 #include "compute/dataflow/error_row.hpp"
 #include "compute/dataflow/sum_accumulator.hpp"
 
@@ -71,7 +72,9 @@ class AggregateState {
       case AggregateFunc::kStringAgg:
         for (Diff i = 0; i < mult; ++i) strings_.emplace_back(v.as_string());
         return Status::ok();
-      case AggregateFunc::kArrayAgg: {
+      case AggregateFunc::kArrayAgg:
+      case AggregateFunc::kJsonbAgg:
+      case AggregateFunc::kJsonbObjectAgg: {
         Row packed = Row::pack_one(v);
         for (Diff i = 0; i < mult; ++i) strings_.emplace_back(packed.bytes());
         return Status::ok();
@@ -129,6 +132,26 @@ class AggregateState {
         std::string elements;
         for (const std::string& packed : strings_) elements += packed;
         packer.push(Datum::from_array(elements));
+        return Status::ok();
+      }
+      case AggregateFunc::kJsonbAgg:
+      case AggregateFunc::kJsonbObjectAgg: {
+        if (!any_) return packer.push_null(), Status::ok();
+        std::sort(strings_.begin(), strings_.end());  // packed: jsonb order, NULLs last
+        const bool object = agg_.func == AggregateFunc::kJsonbObjectAgg;
+        JsonValue out = object ? JsonValue::object() : JsonValue::array();
+        for (const std::string& packed : strings_) {
+          const Datum d = unpack_one(RowRef(packed));
+          JsonValue v = d.is_null() ? JsonValue::null() : decode_jsonb(d);
+          if (!object) {
+            out.elements.push_back(std::move(v));
+            continue;
+          }
+          for (auto& m : v.members) out.members.push_back(std::move(m));
+        }
+        if (object) jsonb_normalize_object(&out);
+        RowArena arena;
+        packer.push(make_jsonb(out, arena));
         return Status::ok();
       }
     }

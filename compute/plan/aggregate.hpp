@@ -9,6 +9,11 @@
 //                       separated by the value of `separator` (a literal)
 //   array_agg(x)        x[]; NULL inputs included, values in ascending order
 //                       of x with NULLs last (the planner adds that order)
+//   jsonb_agg(x)        jsonb array; `expr` is to_jsonb(x), NULL inputs are
+//                       JSON nulls, elements in ascending jsonb order
+//   jsonb_object_agg(k, v) jsonb object; `expr` is jsonb_build_object(k, v),
+//                       the objects merged in ascending jsonb order (the
+//                       last of equal keys wins)
 // NULL inputs are ignored (but by array_agg); over no non-NULL input every aggregate but count
 // is NULL. `distinct` aggregates over the set of distinct non-NULL values
 // (count(DISTINCT x)). avg is planned as sum and count followed by a Map
@@ -35,6 +40,8 @@ enum class AggregateFunc : std::uint8_t {
   kMax,
   kStringAgg,
   kArrayAgg,
+  kJsonbAgg,
+  kJsonbObjectAgg,
 };
 
 struct AggregateExpr {
