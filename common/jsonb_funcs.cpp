@@ -195,6 +195,7 @@ Status delete_path(JsonValue* v, const Datum& path, size_t i, size_t n, RowArena
                          "path element at position " + std::to_string(i + 1) + " is null");
   }
   const std::string_view key = e.as_string();
+  if (v->is_scalar()) return Status::ok();
   if (v->kind == Kind::kObject) {
     for (size_t m = 0; m < v->members.size(); ++m) {
       if (v->members[m].first != key) continue;
@@ -202,9 +203,7 @@ Status delete_path(JsonValue* v, const Datum& path, size_t i, size_t n, RowArena
         v->members.erase(v->members.begin() + static_cast<std::ptrdiff_t>(m));
         return Status::ok();
       }
-      JsonValue& child = v->members[m].second;
-      if (child.is_scalar()) return Status::ok();
-      return delete_path(&child, path, i + 1, n, arena);
+      return delete_path(&v->members[m].second, path, i + 1, n, arena);
     }
     return Status::ok();
   }
@@ -221,9 +220,7 @@ Status delete_path(JsonValue* v, const Datum& path, size_t i, size_t n, RowArena
       v->elements.erase(v->elements.begin() + idx);
       return Status::ok();
     }
-    JsonValue& child = v->elements[static_cast<size_t>(idx)];
-    if (child.is_scalar()) return Status::ok();
-    return delete_path(&child, path, i + 1, n, arena);
+    return delete_path(&v->elements[static_cast<size_t>(idx)], path, i + 1, n, arena);
   }
   return Status::ok();
 }

@@ -64,7 +64,7 @@ std::optional<Result<QueryBinder::FromItem>> QueryBinder::bind_jsonb_function(co
   args.push_back(std::move(*doc));
   const std::vector<ColumnType> types = mir::table_func_types(srf->func, args);
   FromItem item;
-  item.rel = hir::Rel{hir::FlatMap{unit_rel(), srf->func, std::move(args)}};
+  item.rel = hir::Rel{hir::FlatMap{hir::Rel{hir::Constant{{Row()}, {}}}, srf->func, std::move(args)}};
   for (size_t i = 0; i < types.size(); ++i) {
     item.columns.push_back(ScopeColumn{"", srf->columns[i], types[i], level});
     item.star.push_back(i);

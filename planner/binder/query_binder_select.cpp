@@ -249,6 +249,15 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
         TANDEM_ASSIGN_OR_RETURN(ScalarExpr doc,
                                 resolve_function(name == "jsonb_agg" ? "to_jsonb" : "jsonb_build_object",
                                                  std::move(conv_args)));
+        if (name == "jsonb_object_agg") {
+          // PostgreSQL's message for a NULL key, rather than jsonb_build_object's.
+          const ColumnType jt{TypeId::kJsonb, -1, true};
+          ScalarExpr raise = ScalarExpr::binary(
+              BinaryFunc::kError, ScalarExpr::literal(Datum::from_string("22023"), ColumnType{TypeId::kText}),
+              ScalarExpr::literal(Datum::from_string("field name must not be null"), ColumnType{TypeId::kText}), jt);
+          ScalarExpr is_null = ScalarExpr::unary(UnaryFunc::kIsNull, args[0], ColumnType{TypeId::kBool, -1, false});
+          doc = ScalarExpr::if_then_else(std::move(is_null), std::move(raise), std::move(doc), jt);
+        }
         if (name == "jsonb_agg") {
           RowArena arena;
           const ColumnType jt{TypeId::kJsonb, -1, false};
