@@ -70,8 +70,12 @@ std::optional<Result<QueryBinder::FromItem>> QueryBinder::bind_jsonb_function(co
     item.star.push_back(i);
   }
   std::optional<sql::TableAlias> alias = f.alias;
-  // FROM jsonb_object_keys(j) AS k names its one column k.
-  if (alias && alias->columns.empty() && types.size() == 1) alias->columns.push_back(alias->name);
+  // FROM jsonb_object_keys(j) AS k names its one column k (a scalar
+  // result); the others' columns are OUT parameters (value) and keep
+  // their names.
+  if (alias && alias->columns.empty() && srf->func == compute::TableFunc::kJsonbObjectKeys) {
+    alias->columns.push_back(alias->name);
+  }
   Status st = apply_alias(item, alias, name);
   if (!st.is_ok()) return Result<FromItem>(st);
   return Result<FromItem>(std::move(item));
