@@ -432,7 +432,10 @@ Result<Datum> eval_json_binary(BinaryFunc f, const Datum& a, const Datum& b, Eva
     case BinaryFunc::kJsonGetIndex:
     case BinaryFunc::kJsonbGetIndexText:
     case BinaryFunc::kJsonGetIndexText: {
-      const JsonValue* r = get_index(v, b.as_int32());
+      // A top-level jsonb scalar is a one-element pseudo-array to -> and ->>
+      // (not to #> nor to json's ->): '5'::jsonb -> 0 is 5.
+      const int32_t i = b.as_int32();
+      const JsonValue* r = !json && v.is_scalar() ? (i == 0 || i == -1 ? &v : nullptr) : get_index(v, i);
       if (r == nullptr) return Datum::null();
       const bool text = f == BinaryFunc::kJsonbGetIndexText || f == BinaryFunc::kJsonGetIndexText;
       return text ? emit_text(*r, json, ctx) : emit(*r, json, ctx);
