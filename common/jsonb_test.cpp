@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "common/func_resolve.hpp"
 #include "common/jsonb.hpp"
 #include "common/row.hpp"
 #include "common/value_io.hpp"
@@ -126,4 +127,47 @@ TEST_CASE("jsonb_pretty indents by four spaces", "[jsonb]") {
   std::string s;
   format_jsonb_pretty(*v, &s);
   CHECK(s == "{\n    \"a\": [\n        1,\n        {\n        }\n    ],\n    \"b\": {\n        \"c\": [\n        ]\n    }\n}");
+}
+
+namespace {
+
+// Binds `lhs op rhs` over literals of the given types and folds it.
+std::string op(const char* lhs_type, std::string_view lhs, const char* op_name, const char* rhs_type,
+               std::string_view rhs) {
+  RowArena arena;
+  auto lit = [&](const char* type, std::string_view text) {
+    const ColumnType t = *type_from_name(type);
+    return ScalarExpr::literal(*parse_datum(text, t, arena), t);
+  };
+  auto bound = resolve_operator(op_name, {lit(lhs_type, lhs), lit(rhs_type, rhs)});
+  if (!bound.ok()) return "ERR " + bound.status().message();
+  auto folded = fold(std::move(*bound));
+  if (!folded.ok()) return "ERR " + folded.status().sqlstate() + " " + folded.status().message();
+  const auto& l = std::get<Literal>(folded->node);
+  if (l.is_null()) return "NULL";
+  return datum_to_text(l.datum(), l.type);
+}
+
+}  // namespace
+
+TEST_CASE("jsonb operators follow PostgreSQL", "[jsonb]") {
+  CHECK(op("jsonb", R"({"a": {"b": [1, "x"]}})", "->", "text", "a") == R"({"b": [1, "x"]})");
+  CHECK(op("jsonb", R"([1, "two"])", "->>", "int4", "-1") == "two");
+  CHECK(op("jsonb", "5", "->", "int4", "0") == "5");
+  CHECK(op("json", "5", "->", "int4", "0") == "NULL");
+  CHECK(op("json", R"({"a": [1,  2]})", "->", "text", "a") == "[1,  2]");
+  CHECK(op("jsonb", R"({"a": {"b": [10, 20]}})", "#>", "text[]", "{a,b,-1}") == "20");
+  CHECK(op("jsonb", R"({"a": 1, "b": [1, 2, 3]})", "@>", "jsonb", R"({"b": [3, 1]})") == "t");
+  CHECK(op("jsonb", R"({"a": [1, 2]})", "@>", "jsonb", R"({"a": 1})") == "f");
+  CHECK(op("jsonb", "[1, 2]", "@>", "jsonb", "1") == "t");
+  CHECK(op("jsonb", "1", "@>", "jsonb", "[1]") == "f");
+  CHECK(op("jsonb", R"(["x", "y"])", "?", "text", "y") == "t");
+  CHECK(op("jsonb", R"({"a": 1})", "?&", "text[]", "{a,b}") == "f");
+  CHECK(op("jsonb", R"({"a": 1})", "||", "jsonb", R"({"a": 2, "b": 3})") == R"({"a": 2, "b": 3})");
+  CHECK(op("jsonb", R"({"a": 1})", "||", "jsonb", "[1]") == R"([{"a": 1}, 1])");
+  CHECK(op("jsonb", R"(["a", "b", "a"])", "-", "text", "a") == R"(["b"])");
+  CHECK(op("jsonb", "1", "-", "text", "a") == "ERR 22023 cannot delete from scalar");
+  CHECK(op("jsonb", R"({"a": {"b": 1, "c": 2}})", "#-", "text[]", "{a,b}") == R"({"a": {"c": 2}})");
+  CHECK(op("jsonb", "1.0", "=", "jsonb", "1") == "t");
+  CHECK(op("jsonb", "[]", "<", "jsonb", "1") == "t");
 }
