@@ -4,6 +4,8 @@
 #include "common/jsonb.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <cstring>
 
 #include "common/row.hpp"

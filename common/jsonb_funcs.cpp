@@ -4,6 +4,7 @@
 // jsonb_typeof/array_length/strip_nulls/pretty, and the casts from jsonb.
 // Every operation decodes the value into a JsonValue, works on the tree and
 // encodes the result (common/jsonb.hpp).
+#include <cerrno>
 #include <cstdlib>
 
 #include "common/array.hpp"

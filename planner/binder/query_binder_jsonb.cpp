@@ -51,13 +51,12 @@ std::optional<Result<QueryBinder::FromItem>> QueryBinder::bind_jsonb_function(co
   binder.set_hook(make_hook(nullptr, nullptr, "functions in FROM"));
   auto arg = binder.bind(f.call.args[0]);
   if (!arg.ok()) return Result<FromItem>(arg.status());
+  const TypeId arg_type = arg->type().id;
   auto doc = make_cast(std::move(*arg), ColumnType{TypeId::kJsonb}, CastContext::kImplicit);
   if (!doc.ok()) {
-    return Result<FromItem>(at_pos(Status::error(sqlstate::kUndefinedFunction,
-                                                 "function " + name + "(" +
-                                                     std::string(type_name(f.call.args.empty() ? TypeId::kUnknown
-                                                                                               : arg->type().id)) +
-                                                     ") does not exist"),
+    return Result<FromItem>(at_pos(Status::error(sqlstate::kUndefinedFunction, "function " + name + "(" +
+                                                                                   std::string(type_name(arg_type)) +
+                                                                                   ") does not exist"),
                                    pos));
   }
   std::vector<ScalarExpr> args;
