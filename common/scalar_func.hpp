@@ -35,6 +35,8 @@ namespace tandem {
   X(kLtrimSpaces, "ltrim", true) X(kRtrimSpaces, "rtrim", true) X(kReverse, "reverse", true)        \
   X(kAscii, "ascii", true) X(kChr, "chr", true) X(kMd5, "md5", true)                                \
   X(kPgSleep, "pg_sleep", true) X(kArrayCardinality, "cardinality", true)                         \
+  X(kBitNotInt2, "~", true) X(kBitNotInt4, "~", true) X(kBitNotInt8, "~", true)                     \
+  X(kSqrtNumericOwnScale, "sqrt_at_own_scale", true)                                                \
   X(kToJsonb, "to_jsonb", true) X(kToJson, "to_json", true) X(kJsonbTypeof, "jsonb_typeof", true)   \
   X(kJsonTypeof, "json_typeof", true) X(kJsonbArrayLength, "jsonb_array_length", true)              \
   X(kJsonArrayLength, "json_array_length", true) X(kJsonbStripNulls, "jsonb_strip_nulls", true)     \
@@ -78,7 +80,12 @@ namespace tandem {
   X(kAnyEq, "= ANY", false) X(kAnyNotEq, "<> ANY", false) X(kAnyLt, "< ANY", false)                 \
   X(kAnyLte, "<= ANY", false) X(kAnyGt, "> ANY", false) X(kAnyGte, ">= ANY", false)                 \
   X(kAllEq, "= ALL", false) X(kAllNotEq, "<> ALL", false) X(kAllLt, "< ALL", false)                 \
-  X(kAllLte, "<= ALL", false) X(kAllGt, "> ALL", false) X(kAllGte, ">= ALL", false)              \
+  X(kAllLte, "<= ALL", false) X(kAllGt, "> ALL", false) X(kAllGte, ">= ALL", false)                 \
+  X(kBitAndInt2, "&", true) X(kBitAndInt4, "&", true) X(kBitAndInt8, "&", true)                     \
+  X(kBitOrInt2, "|", true) X(kBitOrInt4, "|", true) X(kBitOrInt8, "|", true)                        \
+  X(kBitXorInt2, "#", true) X(kBitXorInt4, "#", true) X(kBitXorInt8, "#", true)                     \
+  X(kShiftLeftInt2, "<<", true) X(kShiftLeftInt4, "<<", true) X(kShiftLeftInt8, "<<", true)         \
+  X(kShiftRightInt2, ">>", true) X(kShiftRightInt4, ">>", true) X(kShiftRightInt8, ">>", true)      \
   X(kJsonbGetKey, "->", true) X(kJsonbGetIndex, "->", true) X(kJsonbGetKeyText, "->>", true)        \
   X(kJsonbGetIndexText, "->>", true) X(kJsonbGetPath, "#>", true) X(kJsonbGetPathText, "#>>", true) \
   X(kJsonGetKey, "->", true) X(kJsonGetIndex, "->", true) X(kJsonGetKeyText, "->>", true)           \

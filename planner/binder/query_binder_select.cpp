@@ -5,6 +5,7 @@
 #include "common/func_resolve.hpp"
 #include "common/jsonb.hpp"
 #include "planner/binder/grouping.hpp"
+#include "planner/binder/variance.hpp"
 #include "planner/mir/mir.hpp"
 
 namespace tandem::planner {
@@ -279,6 +280,10 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
         TANDEM_ASSIGN_OR_RETURN(ScalarExpr text, make_cast(x, ColumnType{TypeId::kText}, CastContext::kImplicit));
         TANDEM_ASSIGN_OR_RETURN(ScalarExpr sep, make_cast(args[1], ColumnType{TypeId::kText}, CastContext::kImplicit));
         value = add({compute::AggregateFunc::kStringAgg, std::move(text), call.distinct, std::move(sep)});
+      } else if (is_variance_aggregate(name)) {
+        if (!numeric_input) return no_function();
+        if (call.distinct) return not_supported_at(name + "(DISTINCT ...) is", call_expr->pos);
+        TANDEM_ASSIGN_OR_RETURN(value, bind_variance(name, x, add));
       } else {
         return not_supported_at("aggregate function " + name + " is", call_expr->pos);
       }
@@ -290,7 +295,6 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
 }
 
 Result<BoundQuery> QueryBinder::bind_select(const sql::Select& select, const Scope& outer, const sql::Query* query) {
-  if (select.distinct == sql::Select::Distinct::kDistinctOn) return not_supported_at("DISTINCT ON is", select.pos);
   if (auto lifted = lift_select_list_srf(select)) {
     if (!lifted->ok()) return lifted->status();
     return bind_select(**lifted, outer, query);
@@ -401,54 +405,106 @@ Result<BoundQuery> QueryBinder::bind_select(const sql::Select& select, const Sco
   if (distinct && visible == 0) {
     return at_pos(Status::error(sqlstate::kSyntaxError, "SELECT DISTINCT must have at least one column"), select.pos);
   }
+  // An ORDER BY or DISTINCT ON expression: an output position, an output
+  // name, a select-list expression, or any expression over the FROM row
+  // (then computed as a hidden column after the visible ones).
+  auto sort_column = [&](const sql::Expr& expr) -> Result<size_t> {
+    Status error;
+    std::optional<size_t> column = ordinal(expr, visible, &error);
+    if (!error.is_ok()) return error;
+    if (!column) {
+      if (auto* c = expr.as<sql::ColumnRef>(); c && c->names.size() == 1) {
+        for (size_t i = 0; i < visible; ++i) {
+          if (out.columns[i].name != c->names[0]) continue;
+          if (column && !(exprs[*column] == exprs[i])) {
+            return at_pos(Status::error(sqlstate::kAmbiguousColumn, "ORDER BY \"" + c->names[0] + "\" is ambiguous"),
+                          expr.pos);
+          }
+          if (!column) column = i;
+        }
+      }
+    }
+    if (!column) {
+      for (size_t i = 0; i < visible && !column; ++i) {
+        if (item_asts[i] && *item_asts[i] == expr) column = i;
+      }
+    }
+    if (!column) {
+      TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, binder.bind(expr));
+      TANDEM_ASSIGN_OR_RETURN(e, binder.resolve_unknown_as_text(std::move(e)));
+      for (size_t i = 0; i < exprs.size() && !column; ++i) {
+        if (exprs[i] == e) column = i;
+      }
+      if (!column) {
+        if (distinct) {
+          return at_pos(Status::error(sqlstate::kInvalidColumnReference,
+                                      "for SELECT DISTINCT, ORDER BY expressions must appear in select list"),
+                        expr.pos);
+        }
+        column = exprs.size();
+        exprs.push_back(std::move(e));
+      }
+    }
+    return *column;
+  };
   if (query) {
     for (const auto& item : query->order_by) {
-      Status error;
-      std::optional<size_t> column = ordinal(item.expr, visible, &error);
-      if (!error.is_ok()) return error;
-      if (!column) {
-        if (auto* c = item.expr.as<sql::ColumnRef>(); c && c->names.size() == 1) {
-          for (size_t i = 0; i < visible; ++i) {
-            if (out.columns[i].name != c->names[0]) continue;
-            if (column && !(exprs[*column] == exprs[i])) {
-              return at_pos(Status::error(sqlstate::kAmbiguousColumn, "ORDER BY \"" + c->names[0] + "\" is ambiguous"),
-                            item.expr.pos);
-            }
-            if (!column) column = i;
-          }
-        }
-      }
-      if (!column) {
-        for (size_t i = 0; i < visible && !column; ++i) {
-          if (item_asts[i] && *item_asts[i] == item.expr) column = i;
-        }
-      }
-      if (!column) {
-        TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, binder.bind(item.expr));
-        TANDEM_ASSIGN_OR_RETURN(e, binder.resolve_unknown_as_text(std::move(e)));
-        for (size_t i = 0; i < exprs.size() && !column; ++i) {
-          if (exprs[i] == e) column = i;
-        }
-        if (!column) {
-          if (distinct) {
-            return at_pos(Status::error(sqlstate::kInvalidColumnReference,
-                                        "for SELECT DISTINCT, ORDER BY expressions must appear in select list"),
-                          item.expr.pos);
-          }
-          column = exprs.size();
-          exprs.push_back(std::move(e));
-        }
-      }
+      TANDEM_ASSIGN_OR_RETURN(size_t column, sort_column(item.expr));
       bool nulls_first = item.nulls == sql::OrderByItem::Nulls::kDefault ? item.desc
                                                                           : item.nulls == sql::OrderByItem::Nulls::kFirst;
-      out.order_by.push_back(SortKey{*column, item.desc, nulls_first});
+      out.order_by.push_back(SortKey{column, item.desc, nulls_first});
     }
+  }
+  // DISTINCT ON (e, ...): the first row of each group of equal e under the
+  // ORDER BY, whose leading items must be the DISTINCT ON expressions (as
+  // PostgreSQL requires); a TopK of one row per group.
+  struct FirstPerGroup {
+    std::vector<size_t> group_key;
+    std::vector<compute::ColumnOrder> order;
+  };
+  std::optional<FirstPerGroup> distinct_on;
+  if (select.distinct == sql::Select::Distinct::kDistinctOn) {
+    FirstPerGroup first;
+    std::vector<const sql::Expr*> on_asts;
+    for (const auto& e : select.distinct_on) {
+      TANDEM_ASSIGN_OR_RETURN(size_t column, sort_column(e));
+      first.group_key.push_back(column);
+      on_asts.push_back(&e);
+    }
+    bool skipped = false;
+    for (const SortKey& k : out.order_by) {
+      auto on = std::find(first.group_key.begin(), first.group_key.end(), k.column);
+      if (on == first.group_key.end()) {
+        skipped = true;
+        continue;
+      }
+      if (skipped) {
+        return at_pos(Status::error(sqlstate::kInvalidColumnReference,
+                                    "SELECT DISTINCT ON expressions must match initial ORDER BY expressions"),
+                      on_asts[static_cast<size_t>(on - first.group_key.begin())]->pos);
+      }
+    }
+    // An item left out of the ORDER BY may follow it only if no ORDER BY
+    // item was skipped.
+    for (size_t i = 0; i < first.group_key.size() && skipped; ++i) {
+      auto in_order = [&](const SortKey& k) { return k.column == first.group_key[i]; };
+      if (std::none_of(out.order_by.begin(), out.order_by.end(), in_order)) {
+        return at_pos(Status::error(sqlstate::kInvalidColumnReference,
+                                    "SELECT DISTINCT ON expressions must match initial ORDER BY expressions"),
+                      on_asts[i]->pos);
+      }
+    }
+    for (const SortKey& k : out.order_by) first.order.push_back(compute::ColumnOrder{k.column, k.desc, !k.nulls_first});
+    distinct_on = std::move(first);
   }
   size_t width = own + site.pending.size();
   size_t n = exprs.size();
   rel = hir::Rel{hir::Map{apply_site(std::move(rel), site), std::move(exprs)}};
   rel = project_range(std::move(rel), width, width + n);
   if (distinct) rel = hir::Rel{hir::Distinct{std::move(rel)}};
+  if (distinct_on) {
+    rel = hir::Rel{hir::TopK{std::move(rel), std::move(distinct_on->order), 1, 0, std::move(distinct_on->group_key)}};
+  }
   out.rel = std::move(rel);
   return out;
 }

@@ -1,6 +1,7 @@
 // Set-returning functions in the SELECT list. PostgreSQL runs
-// `SELECT k, unnest(a) FROM t` as one output row per element of each input
-// row; with a single such call that is a LATERAL call after the FROM items:
+// `SELECT k, unnest(a) FROM t` (or generate_series) as one output row per
+// element of each input row; with a single such call that is a LATERAL
+// call after the FROM items:
 //   SELECT k, _srf.unnest AS unnest FROM t, unnest(a) AS _srf(unnest)
 // and likewise the one-column jsonb functions (jsonb_array_elements[_text],
 // jsonb_object_keys), whose output column takes the function's name;
@@ -17,7 +18,8 @@ bool is_srf(const sql::Expr& e) {
   const auto* call = e.as<sql::FunctionCall>();
   if (call == nullptr || call->over) return false;
   const std::string& name = call->name.back();
-  return (name == "unnest" || is_jsonb_srf_name(name)) && (call->name.size() == 1 || call->name[0] == "pg_catalog");
+  return (name == "unnest" || name == "generate_series" || is_jsonb_srf_name(name)) &&
+         (call->name.size() == 1 || call->name[0] == "pg_catalog");
 }
 
 }  // namespace

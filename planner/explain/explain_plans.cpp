@@ -147,7 +147,7 @@ ExplainNode hir_node(const hir::Rel& rel) {
           for (const auto& i : n.inputs) u.inputs.push_back(hir_node(i));
           return u;
         } else if constexpr (std::is_same_v<T, hir::TopK>) {
-          return hir_unary("TopK", topk_args({}, n.order, n.limit, n.offset), *n.input);
+          return hir_unary("TopK", topk_args(n.group_key, n.order, n.limit, n.offset), *n.input);
         } else if constexpr (std::is_same_v<T, hir::FlatMap>) {
           return hir_unary("CallTable", std::string(table_func(n.func)) + "(" + list(n.args) + ")", *n.input);
         } else {

@@ -21,7 +21,7 @@ bool at_most_one_row(const Rel& rel) {
         } else if constexpr (std::is_same_v<T, Reduce>) {
           return n.group_key.empty();
         } else if constexpr (std::is_same_v<T, TopK>) {
-          return (n.limit && *n.limit <= 1) || at_most_one_row(*n.input);
+          return (n.group_key.empty() && n.limit && *n.limit <= 1) || at_most_one_row(*n.input);
         } else if constexpr (std::is_same_v<T, Constant>) {
           return n.rows.size() <= 1;
         } else {

@@ -314,6 +314,7 @@ class Decorrelator {
     size_t w = ctx.width();
     mir::TopK t{std::move(in), range(0, w), n.order, n.limit, n.offset};
     for (auto& o : t.order) o.column += w;
+    for (size_t k : n.group_key) t.group_key.push_back(k + w);
     return Rel{std::move(t)};
   }
   Result<Rel> visit(const hir::FlatMap& n, const Ctx& ctx) {
