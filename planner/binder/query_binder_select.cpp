@@ -157,7 +157,6 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
     if (seen) continue;
     const auto& call = *call_expr->as<sql::FunctionCall>();
     std::string name = call.name.back();
-    if (!call.order_by.empty()) return not_supported_at("ORDER BY in aggregate calls is", call_expr->pos);
     std::optional<ScalarExpr> cond;
     if (call.filter) {
       TANDEM_ASSIGN_OR_RETURN(ScalarExpr f, arg_binder.bind_condition(*call.filter, "FILTER"));
@@ -201,6 +200,22 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
       };
       size_t want = name == "string_agg" || name == "jsonb_object_agg" ? 2 : 1;
       if (args.size() != want) return no_function();
+      // The aggregate's own ORDER BY: the order string_agg, array_agg,
+      // jsonb_agg and jsonb_object_agg take their values in; the others'
+      // value does not depend on it.
+      std::vector<compute::AggregateOrder> order;
+      for (const auto& item : call.order_by) {
+        TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, arg_binder.bind(item.expr));
+        TANDEM_ASSIGN_OR_RETURN(e, arg_binder.resolve_unknown_as_text(std::move(e)));
+        if (call.distinct && !(e == args[0])) {
+          return at_pos(Status::error(sqlstate::kInvalidColumnReference,
+                                      "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"),
+                        item.expr.pos);
+        }
+        const bool nulls_first = item.nulls == sql::OrderByItem::Nulls::kDefault ? item.desc
+                                                                                  : item.nulls == sql::OrderByItem::Nulls::kFirst;
+        order.push_back(compute::AggregateOrder{std::move(e), item.desc, !nulls_first});
+      }
       if (args[0].type().id == TypeId::kUnknown) {
         TANDEM_ASSIGN_OR_RETURN(args[0], make_cast(std::move(args[0]), ColumnType{TypeId::kText}, CastContext::kImplicit));
       }
@@ -240,7 +255,7 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
         if (array_type_of(t) == TypeId::kUnknown) {
           return not_supported_at("array_agg over " + std::string(type_name(t)) + " is", call_expr->pos);
         }
-        value = add({compute::AggregateFunc::kArrayAgg, x, call.distinct, std::nullopt});
+        value = add({compute::AggregateFunc::kArrayAgg, args[0], call.distinct, std::nullopt, std::move(order), cond});
       } else if (name == "jsonb_agg" || name == "jsonb_object_agg") {
         // Each row's value is converted to a jsonb that is never NULL (a
         // NULL input is JSON null); a row FILTER drops gives NULL, which
@@ -271,7 +286,7 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
           doc = ScalarExpr::if_then_else(*cond, std::move(doc), ScalarExpr::null(t), t);
         }
         const auto f = name == "jsonb_agg" ? compute::AggregateFunc::kJsonbAgg : compute::AggregateFunc::kJsonbObjectAgg;
-        value = add({f, std::move(doc), call.distinct, std::nullopt});
+        value = add({f, std::move(doc), call.distinct, std::nullopt, std::move(order)});
       } else if (name == "string_agg") {
         if (!is_string_type(t) || !args[1].is_literal()) {
           if (!is_string_type(t)) return no_function();
@@ -279,7 +294,7 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
         }
         TANDEM_ASSIGN_OR_RETURN(ScalarExpr text, make_cast(x, ColumnType{TypeId::kText}, CastContext::kImplicit));
         TANDEM_ASSIGN_OR_RETURN(ScalarExpr sep, make_cast(args[1], ColumnType{TypeId::kText}, CastContext::kImplicit));
-        value = add({compute::AggregateFunc::kStringAgg, std::move(text), call.distinct, std::move(sep)});
+        value = add({compute::AggregateFunc::kStringAgg, std::move(text), call.distinct, std::move(sep), std::move(order)});
       } else if (is_variance_aggregate(name)) {
         if (!numeric_input) return no_function();
         if (call.distinct) return not_supported_at(name + "(DISTINCT ...) is", call_expr->pos);

@@ -40,6 +40,13 @@ std::string aggregate(const compute::AggregateExpr& a) {
   }
   std::string s = name + "(" + (a.distinct ? "distinct " : "") + print(a.expr);
   if (a.separator) s += ", " + print(*a.separator);
+  for (std::size_t i = 0; i < a.order_by.size(); ++i) {
+    const compute::AggregateOrder& o = a.order_by[i];
+    s += (i ? ", " : " order_by=[") + print(o.expr) + (o.desc ? " desc" : " asc") +
+         (o.nulls_last ? " nulls_last" : " nulls_first");
+    if (i + 1 == a.order_by.size()) s += "]";
+  }
+  if (a.filter) s += " filter=" + print(*a.filter);
   return s + ")";
 }
 

@@ -130,6 +130,10 @@ bool references(const Rel& rel, size_t lo, size_t hi) {
           if (any_references(n.group_key, lo, hi)) return true;
           for (const auto& a : n.aggregates) {
             if (references(a.expr, lo, hi) || (a.separator && references(*a.separator, lo, hi))) return true;
+            for (const auto& o : a.order_by) {
+              if (references(o.expr, lo, hi)) return true;
+            }
+            if (a.filter && references(*a.filter, lo, hi)) return true;
           }
           return references(*n.input, lo, hi);
         } else if constexpr (std::is_same_v<T, Union>) {
@@ -171,6 +175,8 @@ void for_each_expr(Rel& rel, const std::function<void(ScalarExpr&)>& f) {
           for (auto& a : n.aggregates) {
             f(a.expr);
             if (a.separator) f(*a.separator);
+            for (auto& o : a.order_by) f(o.expr);
+            if (a.filter) f(*a.filter);
           }
           for_each_expr(*n.input, f);
         } else if constexpr (std::is_same_v<T, Union>) {

@@ -249,6 +249,8 @@ class Decorrelator {
     for (auto a : n.aggregates) {
       a.expr = remap(std::move(a.expr), ctx);
       if (a.separator) a.separator = remap(std::move(*a.separator), ctx);
+      for (auto& o : a.order_by) o.expr = remap(std::move(o.expr), ctx);
+      if (a.filter) a.filter = remap(std::move(*a.filter), ctx);
       r.aggregates.push_back(std::move(a));
     }
     std::vector<ScalarExpr> defaults;
