@@ -22,7 +22,7 @@ constexpr uint32_t kDefaultCollationOid = 100;
 constexpr TypeId kAllTypes[] = {T::kBool,  T::kInt2,      T::kInt4,        T::kInt8,     T::kFloat4,
                                 T::kFloat8, T::kNumeric,  T::kText,        T::kVarchar,  T::kBpchar,
                                 T::kBytea,  T::kDate,     T::kTime,        T::kTimestamp, T::kTimestampTz,
-                                T::kInterval, T::kOid,    T::kMzTimestamp};
+                                T::kInterval, T::kOid,    T::kMzTimestamp, T::kJson, T::kJsonb};
 
 // pg_attribute.attstorage: the type's default typstorage.
 std::string storage_of(TypeId t) {
@@ -61,6 +61,8 @@ std::string typname(TypeId t) {
     case T::kInterval: return "interval";
     case T::kOid: return "oid";
     case T::kMzTimestamp: return "mz_timestamp";
+    case T::kJson: return "json";
+    case T::kJsonb: return "jsonb";
     case T::kUnknown: return "unknown";
     default: break;
   }

@@ -8,6 +8,7 @@
 #include "common/array.hpp"
 #include "common/datetime.hpp"
 #include "common/eval.hpp"
+#include "common/eval_internal.hpp"
 #include "common/sqlstate.hpp"
 #include "common/value_io.hpp"
 
@@ -155,6 +156,9 @@ Result<Datum> cast_datum(const Datum& d, const ColumnType& from, const ColumnTyp
   if (is_array_type(from.id) && is_array_type(to.id)) {
     if (from.same_type(to)) return d;
     return cast_array(d, from, to, explicit_cast, arena);
+  }
+  if (from.id == TypeId::kJsonb || from.id == TypeId::kJson) {
+    if (auto r = detail::cast_json(d, from, to, arena)) return std::move(*r);
   }
   if (is_string_type(to.id) && to.id != TypeId::kUnknown) return to_string_type(d, from, to, explicit_cast, arena);
   if (is_string_type(from.id)) return parse_datum(d.as_string(), to, arena);

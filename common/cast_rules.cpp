@@ -73,6 +73,14 @@ int cast_level(TypeId from, TypeId to) {
     case T::kMzTimestamp:
       if (to == T::kTimestamp || to == T::kTimestampTz) return 2;
       break;
+    case T::kJson:
+      if (to == T::kJsonb) return 1;
+      break;
+    case T::kJsonb:
+      if (to == T::kJson) return 1;
+      if (to == T::kBool || to == T::kNumeric || to == T::kInt2 || to == T::kInt4 || to == T::kInt8 ||
+          to == T::kFloat4 || to == T::kFloat8) return 2;
+      break;
     default:
       break;
   }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "common/jsonb.hpp"
 #include "common/row.hpp"
 
 namespace tandem {
@@ -53,6 +54,14 @@ int compare_datums(const Datum& a, const Datum& b) {
         if (c != 0) return c;
       }
       return x.done() == y.done() ? 0 : (x.done() ? -1 : 1);
+    }
+    case DatumKind::kJsonb: {
+      // The key-mode encodings order as jsonb_cmp (display scales ignored).
+      std::string x, y;
+      append_jsonb_key_mode(a.as_jsonb(), &x);
+      append_jsonb_key_mode(b.as_jsonb(), &y);
+      const int c = x.compare(y);
+      return c < 0 ? -1 : (c > 0 ? 1 : 0);
     }
   }
   return 0;

@@ -12,6 +12,8 @@
 //                is valid only while that storage lives.
 //   array        BORROWED too: the elements packed as a Row (common/row.hpp),
 //                one-dimensional with lower bound 1 (common/array.hpp).
+//   jsonb        BORROWED: its order-preserving encoding (common/jsonb.hpp).
+//                json is text (kString).
 // date/timestamp infinities are INT32/INT64 min/max, as in PostgreSQL.
 // The Datum kind says which representation is held; it does not carry the SQL
 // type's modifiers or the text/varchar/bpchar distinction (that is the
@@ -45,6 +47,7 @@ enum class DatumKind : uint8_t {
   kString,  // text, varchar, bpchar, unknown
   kBytes,   // bytea
   kArray,   // any array type: its elements as a packed Row
+  kJsonb,   // jsonb: its order-preserving encoding (common/jsonb.hpp)
 };
 
 struct Interval {
@@ -92,6 +95,8 @@ class Datum {
   static Datum from_bytes(std::string_view s) { Datum d(DatumKind::kBytes); d.set_bytes(s); return d; }
   // `elements`: the packed Row of the elements (borrowed).
   static Datum from_array(std::string_view elements) { Datum d(DatumKind::kArray); d.set_bytes(elements); return d; }
+  // `encoding`: common/jsonb.hpp's encoding (borrowed).
+  static Datum from_jsonb(std::string_view encoding) { Datum d(DatumKind::kJsonb); d.set_bytes(encoding); return d; }
 
   DatumKind kind() const { return kind_; }
   bool is_null() const { return kind_ == DatumKind::kNull; }
@@ -117,6 +122,7 @@ class Datum {
   std::string_view as_string() const { return std::string_view(u_.s.ptr, u_.s.len); }
   std::string_view as_bytes() const { return as_string(); }
   std::string_view as_array() const { return as_string(); }
+  std::string_view as_jsonb() const { return as_string(); }
   // Integer kinds (int2/int4/int8/oid) widened.
   int64_t as_integer() const { return u_.i; }
 
@@ -143,7 +149,8 @@ static_assert(std::is_trivially_copyable_v<Datum>);
 // NULL here, as ORDER BY does): floats with NaN above everything and -0 == 0,
 // numerics by value, intervals by their 30-day-month span, strings and bytes
 // bytewise (C collation), arrays element by element (NULL elements equal
-// and last; a prefix sorts first). Returns <0, 0, >0.
+// and last; a prefix sorts first), jsonb in PostgreSQL's jsonb order.
+// Returns <0, 0, >0.
 int compare_datums(const Datum& a, const Datum& b);
 inline bool datums_equal(const Datum& a, const Datum& b) { return compare_datums(a, b) == 0; }
 

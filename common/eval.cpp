@@ -63,6 +63,7 @@ Result<Datum> eval_unary(const CallUnary& c, std::span<const Datum> row, EvalCon
     case UnaryFunc::kArrayCardinality:
       return detail::eval_array_unary(c.func, a, ctx);
     default:
+      if (func_is_json(c.func)) return detail::eval_json_unary(c.func, a, c.arg->type(), ctx);
       return detail::eval_math_unary(c.func, a, ctx);
   }
 }
@@ -110,6 +111,7 @@ Result<Datum> eval_binary(const CallBinary& c, std::span<const Datum> row, EvalC
   }
   if (func_is_array(c.func)) return detail::eval_array_binary(c.func, a, b, ctx);
   if (a.is_null() || b.is_null()) return Datum::null();
+  if (func_is_json(c.func)) return detail::eval_json_binary(c.func, a, b, ctx);
   return detail::eval_binary_strict(c.func, a, b, c.type, ctx);
 }
 
@@ -184,6 +186,10 @@ Result<Datum> eval_variadic(const CallVariadic& c, std::span<const Datum> row, E
     TANDEM_ASSIGN_OR_RETURN(args[i], eval(c.args[i], row, ctx));
     types[i] = c.args[i].type();
     if (strict && args[i].is_null()) return Datum::null();
+  }
+  if (func_is_json(c.func)) {
+    return detail::eval_json_variadic(c.func, std::span<const Datum>(args, c.args.size()),
+                                      std::span<const ColumnType>(types, c.args.size()), ctx);
   }
   if (func_is_array(c.func)) return detail::eval_array_variadic(c.func, std::span<const Datum>(args, c.args.size()), ctx);
   return detail::eval_string_variadic(c.func, std::span<const Datum>(args, c.args.size()),

@@ -26,10 +26,45 @@ struct Catalog {
     funcs.push_back({n, std::move(a), r, K::kVariadic, static_cast<uint16_t>(f)});
   }
 
+  // json/jsonb operators and functions (common/jsonb_funcs.cpp); those
+  // taking any type are bound by common/jsonb_resolve.cpp.
+  void add_json() {
+    using B = BinaryFunc;
+    struct Get { T doc; B key, index, key_text, index_text, path, path_text; };
+    for (const Get& g : {Get{T::kJsonb, B::kJsonbGetKey, B::kJsonbGetIndex, B::kJsonbGetKeyText,
+                             B::kJsonbGetIndexText, B::kJsonbGetPath, B::kJsonbGetPathText},
+                         Get{T::kJson, B::kJsonGetKey, B::kJsonGetIndex, B::kJsonGetKeyText, B::kJsonGetIndexText,
+                             B::kJsonGetPath, B::kJsonGetPathText}}) {
+      op("->", {g.doc, T::kText}, g.doc, g.key);
+      op("->", {g.doc, T::kInt4}, g.doc, g.index);
+      op("->>", {g.doc, T::kText}, T::kText, g.key_text);
+      op("->>", {g.doc, T::kInt4}, T::kText, g.index_text);
+      op("#>", {g.doc, T::kTextArray}, g.doc, g.path);
+      op("#>>", {g.doc, T::kTextArray}, T::kText, g.path_text);
+    }
+    op("@>", {T::kJsonb, T::kJsonb}, T::kBool, B::kJsonbContains);
+    op("<@", {T::kJsonb, T::kJsonb}, T::kBool, B::kJsonbContained);
+    op("?", {T::kJsonb, T::kText}, T::kBool, B::kJsonbExists);
+    op("?|", {T::kJsonb, T::kTextArray}, T::kBool, B::kJsonbExistsAny);
+    op("?&", {T::kJsonb, T::kTextArray}, T::kBool, B::kJsonbExistsAll);
+    op("||", {T::kJsonb, T::kJsonb}, T::kJsonb, B::kJsonbConcat);
+    op("-", {T::kJsonb, T::kText}, T::kJsonb, B::kJsonbDeleteKey);
+    op("-", {T::kJsonb, T::kInt4}, T::kJsonb, B::kJsonbDeleteIndex);
+    op("-", {T::kJsonb, T::kTextArray}, T::kJsonb, B::kJsonbDeleteKeys);
+    op("#-", {T::kJsonb, T::kTextArray}, T::kJsonb, B::kJsonbDeletePath);
+    fn("jsonb_typeof", {T::kJsonb}, T::kText, UnaryFunc::kJsonbTypeof);
+    fn("json_typeof", {T::kJson}, T::kText, UnaryFunc::kJsonTypeof);
+    fn("jsonb_array_length", {T::kJsonb}, T::kInt4, UnaryFunc::kJsonbArrayLength);
+    fn("json_array_length", {T::kJson}, T::kInt4, UnaryFunc::kJsonArrayLength);
+    fn("jsonb_strip_nulls", {T::kJsonb}, T::kJsonb, UnaryFunc::kJsonbStripNulls);
+    fn("jsonb_pretty", {T::kJsonb}, T::kText, UnaryFunc::kJsonbPretty);
+  }
+
   Catalog() {
     static constexpr T kComparable[] = {T::kBool, T::kInt2, T::kInt4, T::kInt8, T::kFloat4, T::kFloat8,
                                         T::kNumeric, T::kText, T::kBpchar, T::kBytea, T::kDate, T::kTime,
-                                        T::kTimestamp, T::kTimestampTz, T::kInterval, T::kOid, T::kMzTimestamp};
+                                        T::kTimestamp, T::kTimestampTz, T::kInterval, T::kOid, T::kMzTimestamp,
+                                        T::kJsonb};
     std::vector<T> comparable(std::begin(kComparable), std::end(kComparable));
     for (int a = static_cast<int>(T::kBoolArray); a < kNumTypeIds; ++a) comparable.push_back(static_cast<T>(a));
     for (T t : comparable) {
@@ -222,6 +257,7 @@ struct Catalog {
       fn("extract", {T::kText, t}, T::kNumeric, BinaryFunc::kExtract);
     }
     fn("pg_sleep", {T::kFloat8}, T::kUnknown, UnaryFunc::kPgSleep);
+    add_json();
   }
 };
 

@@ -7,6 +7,7 @@
 
 #include "common/array_resolve.hpp"
 #include "common/func_catalog.hpp"
+#include "common/jsonb_resolve.hpp"
 #include "common/pg_builtin_functions.hpp"
 #include "common/sqlstate.hpp"
 
@@ -284,6 +285,7 @@ Result<ScalarExpr> resolve_function(std::string_view raw_name, std::vector<Scala
     if (name.rfind(prefix, 0) == 0) name.erase(0, prefix.size());
   }
   if (auto array = resolve_array_function(name, args)) return std::move(*array);
+  if (auto json = resolve_json_function(name, args)) return std::move(*json);
   if (name == "coalesce" || name == "greatest" || name == "least") {
     if (args.empty()) return no_function(name, args);
     std::string ctx = name == "coalesce" ? "COALESCE" : name == "greatest" ? "GREATEST" : "LEAST";

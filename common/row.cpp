@@ -4,6 +4,8 @@
 #include <cassert>
 #include <cmath>
 
+#include "common/jsonb.hpp"
+
 namespace tandem {
 namespace {
 
@@ -25,6 +27,7 @@ enum Tag : uint8_t {
   kTagString,
   kTagBytes,
   kTagArray,  // the elements' datums, then kArrayEnd
+  kTagJsonb,  // the jsonb encoding (self-delimiting; common/jsonb.hpp)
   kTagNull = 0xFF,  // largest: NULLs last
 };
 
@@ -294,6 +297,11 @@ void RowPacker::push(const Datum& d) {
       o->push_back(kArrayEnd);
       return;
     }
+    case DatumKind::kJsonb:
+      o->push_back(static_cast<char>(kTagJsonb));
+      if (normalize_numeric_) append_jsonb_key_mode(d.as_jsonb(), o);
+      else o->append(d.as_jsonb());
+      return;
   }
 }
 
@@ -330,6 +338,12 @@ Datum RowIter::next() {
       while (*p_ != kArrayEnd) skip();
       return Datum::from_array(std::string_view(start, static_cast<size_t>(p_++ - start)));
     }
+    case kTagJsonb: {
+      const std::string_view rest(p_, static_cast<size_t>(end_ - p_));
+      const size_t n = jsonb_encoded_size(rest);
+      p_ += n;
+      return Datum::from_jsonb(rest.substr(0, n));
+    }
     default: assert(false && "corrupt row"); return Datum::null();
   }
 }
@@ -359,6 +373,7 @@ void RowIter::skip() {
       while (*p_ != kArrayEnd) skip();
       ++p_;
       return;
+    case kTagJsonb: p_ += jsonb_encoded_size(std::string_view(p_, static_cast<size_t>(end_ - p_))); return;
     default: assert(false && "corrupt row");
   }
 }
@@ -408,6 +423,7 @@ bool packed_is_null(std::string_view datum) { return static_cast<uint8_t>(datum[
 bool packed_is_key_mode(std::string_view datum) {
   const auto tag = static_cast<uint8_t>(datum[0]);
   if (tag == kTagNumeric) return false;
+  if (tag == kTagJsonb) return jsonb_is_key_mode(datum.substr(1));
   if (tag != kTagArray) return true;
   RowIter it{RowRef(datum.substr(1, datum.size() - 2))};
   while (!it.done()) {

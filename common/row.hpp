@@ -132,7 +132,7 @@ size_t row_arity(RowRef row);
 void split_packed(RowRef row, std::vector<std::string_view>* out);
 // On one packed datum from split_packed: is it NULL; and are its bytes the
 // same in key mode (RowPacker::set_normalize_numeric), true for every kind
-// but numeric.
+// but numeric (and arrays and jsonb holding numerics that show a display scale).
 bool packed_is_null(std::string_view datum);
 bool packed_is_key_mode(std::string_view datum);
 

@@ -49,6 +49,12 @@ bool func_is_session(VariadicFunc f) {
 bool func_is_array(BinaryFunc f) { return f >= BinaryFunc::kArrayIndex && f <= BinaryFunc::kAllGte; }
 bool func_is_array(VariadicFunc f) { return f >= VariadicFunc::kArrayCreate && f <= VariadicFunc::kStringToArray; }
 
+bool func_is_json(UnaryFunc f) { return f >= UnaryFunc::kToJsonb && f <= UnaryFunc::kJsonbPretty; }
+bool func_is_json(BinaryFunc f) { return f >= BinaryFunc::kJsonbGetKey && f <= BinaryFunc::kJsonbDeletePath; }
+bool func_is_json(VariadicFunc f) {
+  return f >= VariadicFunc::kJsonbBuildObject && f <= VariadicFunc::kJsonBuildArray;
+}
+
 bool func_is_operator(BinaryFunc f) {
   const std::string_view n = func_name(f);
   return !n.empty() && !(n[0] >= 'a' && n[0] <= 'z');

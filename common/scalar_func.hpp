@@ -36,7 +36,11 @@ namespace tandem {
   X(kAscii, "ascii", true) X(kChr, "chr", true) X(kMd5, "md5", true)                                \
   X(kPgSleep, "pg_sleep", true) X(kArrayCardinality, "cardinality", true)                         \
   X(kBitNotInt2, "~", true) X(kBitNotInt4, "~", true) X(kBitNotInt8, "~", true)                     \
-  X(kSqrtNumericOwnScale, "sqrt_at_own_scale", true)
+  X(kSqrtNumericOwnScale, "sqrt_at_own_scale", true)                                                \
+  X(kToJsonb, "to_jsonb", true) X(kToJson, "to_json", true) X(kJsonbTypeof, "jsonb_typeof", true)   \
+  X(kJsonTypeof, "json_typeof", true) X(kJsonbArrayLength, "jsonb_array_length", true)              \
+  X(kJsonArrayLength, "json_array_length", true) X(kJsonbStripNulls, "jsonb_strip_nulls", true)     \
+  X(kJsonbPretty, "jsonb_pretty", true)
 
 #define TANDEM_BINARY_FUNCS(X)                                                                    \
   X(kAnd, "AND", false) X(kOr, "OR", false)                                                         \
@@ -81,7 +85,15 @@ namespace tandem {
   X(kBitOrInt2, "|", true) X(kBitOrInt4, "|", true) X(kBitOrInt8, "|", true)                        \
   X(kBitXorInt2, "#", true) X(kBitXorInt4, "#", true) X(kBitXorInt8, "#", true)                     \
   X(kShiftLeftInt2, "<<", true) X(kShiftLeftInt4, "<<", true) X(kShiftLeftInt8, "<<", true)         \
-  X(kShiftRightInt2, ">>", true) X(kShiftRightInt4, ">>", true) X(kShiftRightInt8, ">>", true)
+  X(kShiftRightInt2, ">>", true) X(kShiftRightInt4, ">>", true) X(kShiftRightInt8, ">>", true)      \
+  X(kJsonbGetKey, "->", true) X(kJsonbGetIndex, "->", true) X(kJsonbGetKeyText, "->>", true)        \
+  X(kJsonbGetIndexText, "->>", true) X(kJsonbGetPath, "#>", true) X(kJsonbGetPathText, "#>>", true) \
+  X(kJsonGetKey, "->", true) X(kJsonGetIndex, "->", true) X(kJsonGetKeyText, "->>", true)           \
+  X(kJsonGetIndexText, "->>", true) X(kJsonGetPath, "#>", true) X(kJsonGetPathText, "#>>", true)    \
+  X(kJsonbContains, "@>", true) X(kJsonbContained, "<@", true) X(kJsonbExists, "?", true)           \
+  X(kJsonbExistsAny, "?|", true) X(kJsonbExistsAll, "?&", true) X(kJsonbConcat, "||", true)         \
+  X(kJsonbDeleteKey, "-", true) X(kJsonbDeleteIndex, "-", true) X(kJsonbDeleteKeys, "-", true)      \
+  X(kJsonbDeletePath, "#-", true)
 
 #define TANDEM_VARIADIC_FUNCS(X)                                                                  \
   X(kCoalesce, "coalesce", false) X(kGreatest, "greatest", false) X(kLeast, "least", false)        \
@@ -93,7 +105,9 @@ namespace tandem {
   X(kArrayCreate, "array", false) X(kArrayToStringNull, "array_to_string", false)                   \
   X(kStringToArray, "string_to_array", false) X(kCurrentUser, "current_user", false)                 \
   X(kCurrentDatabase, "current_database", false) X(kCurrentSchema, "current_schema", false)         \
-  X(kVersion, "version", false) X(kMzVersion, "mz_version", false)
+  X(kVersion, "version", false) X(kMzVersion, "mz_version", false)                                 \
+  X(kJsonbBuildObject, "jsonb_build_object", false) X(kJsonbBuildArray, "jsonb_build_array", false) \
+  X(kJsonBuildObject, "json_build_object", false) X(kJsonBuildArray, "json_build_array", false)
 
 #define TANDEM_ENUM_ENTRY(name, printed, strict) name,
 enum class UnaryFunc : uint16_t { TANDEM_UNARY_FUNCS(TANDEM_ENUM_ENTRY) };
@@ -127,6 +141,12 @@ bool func_is_foldable(BinaryFunc f);
 // The array functions of common/eval_array.cpp (NULL handling their own).
 bool func_is_array(BinaryFunc f);
 bool func_is_array(VariadicFunc f);
+
+// The json/jsonb functions of common/jsonb_funcs.cpp (they see their
+// arguments' types; the variadic ones see NULL arguments).
+bool func_is_json(UnaryFunc f);
+bool func_is_json(BinaryFunc f);
+bool func_is_json(VariadicFunc f);
 
 // Operators print infix ("a + b"); the rest print as calls ("abs(a)").
 bool func_is_operator(BinaryFunc f);

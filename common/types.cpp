@@ -41,6 +41,8 @@ constexpr TypeInfo kTypes[kNumTypeIds] = {
     // casts, so preferring it does not make int + int resolve to oid.
     {TypeId::kOid, 26, 4, "oid", TypeCategory::kNumeric, true},
     {TypeId::kMzTimestamp, 16552, 8, "mz_timestamp", TypeCategory::kUserDefined, false},
+    {TypeId::kJson, 114, -1, "json", TypeCategory::kUserDefined, false},
+    {TypeId::kJsonb, 3802, -1, "jsonb", TypeCategory::kUserDefined, false},
     {TypeId::kBoolArray, 1000, -1, "boolean[]", TypeCategory::kArray, false},
     {TypeId::kInt2Array, 1005, -1, "smallint[]", TypeCategory::kArray, false},
     {TypeId::kInt4Array, 1007, -1, "integer[]", TypeCategory::kArray, false},
@@ -253,6 +255,8 @@ Result<ColumnType> type_from_name(std::string_view raw_name, std::span<const int
   if (name == "boolean" || name == "bool") return with_no_modifiers(TypeId::kBool, name, mods);
   if (name == "oid") return with_no_modifiers(TypeId::kOid, name, mods);
   if (name == "mz_timestamp") return with_no_modifiers(TypeId::kMzTimestamp, name, mods);
+  if (name == "json") return with_no_modifiers(TypeId::kJson, name, mods);
+  if (name == "jsonb") return with_no_modifiers(TypeId::kJsonb, name, mods);
   if (name == "unknown") return with_no_modifiers(TypeId::kUnknown, name, mods);
   return Status::error(sqlstate::kUndefinedObject, "type \"" + std::string(raw_name) + "\" does not exist");
 }

@@ -39,6 +39,8 @@ enum class TypeId : uint8_t {
   kInterval,
   kOid,
   kMzTimestamp,  // Materialize's uint64 milliseconds timestamp
+  kJson,         // validated JSON text, kept as written
+  kJsonb,        // decomposed JSON (common/jsonb.hpp)
   // One-dimensional arrays (lower bound 1) of the element types above, with
   // PostgreSQL's array type OIDs (int4[] = 1007, text[] = 1009, ...). An
   // array column's typmod is its elements' (varchar(10)[]). See

@@ -11,6 +11,7 @@
 
 #include "common/array.hpp"
 #include "common/datetime.hpp"
+#include "common/jsonb.hpp"
 #include "common/sqlstate.hpp"
 #include "common/value_io.hpp"
 
@@ -148,11 +149,14 @@ void send_datum(const Datum& d, const ColumnType& type, std::string* out) {
     case DatumKind::kString:
     case DatumKind::kBytes: out->append(d.as_string()); return;
     case DatumKind::kArray: send_array(d, type, out); return;
+    case DatumKind::kJsonb: send_jsonb(d, out); return;
   }
 }
 
 Result<Datum> recv_datum(std::string_view b, const ColumnType& type, RowArena& arena) {
   if (is_array_type(type.id)) return recv_array(b, type, arena);
+  if (type.id == TypeId::kJsonb) return recv_jsonb(b, arena);
+  if (type.id == TypeId::kJson) return parse_json_text(b, arena);
   auto need = [&](size_t n) -> Status { return b.size() == n ? Status::ok() : bad_length(b.size(), n); };
   switch (type.id) {
     case TypeId::kBool:

@@ -7,6 +7,7 @@
 
 #include "common/array.hpp"
 #include "common/datetime.hpp"
+#include "common/jsonb.hpp"
 #include "common/sqlstate.hpp"
 #include "common/value_io.hpp"
 
@@ -167,6 +168,7 @@ void format_datum(const Datum& d, const ColumnType& type, std::string* out) {
     case DatumKind::kString: out->append(d.as_string()); return;
     case DatumKind::kBytes: format_bytea(d.as_bytes(), out); return;
     case DatumKind::kArray: format_array(d, out); return;
+    case DatumKind::kJsonb: format_jsonb(d, out); return;
   }
   (void)type;
 }
@@ -330,6 +332,8 @@ Result<std::string_view> coerce_char_length(std::string_view s, const ColumnType
 
 Result<Datum> parse_datum(std::string_view text, const ColumnType& type, RowArena& arena) {
   if (is_array_type(type.id)) return parse_array(text, type, arena);
+  if (type.id == TypeId::kJsonb) return parse_jsonb(text, arena);
+  if (type.id == TypeId::kJson) return parse_json_text(text, arena);
   switch (type.id) {
     case TypeId::kBool: {
       TANDEM_ASSIGN_OR_RETURN(bool b, parse_bool(text));

@@ -7,6 +7,7 @@
 
 #include "common/array.hpp"
 #include "common/eval.hpp"
+#include "common/jsonb.hpp"
 #include "compute/dataflow/error_row.hpp"
 #include "compute/dataflow/sum_accumulator.hpp"
 
@@ -73,7 +74,9 @@ class AggregateState {
       case AggregateFunc::kStringAgg:
         for (Diff i = 0; i < mult; ++i) entries_.emplace_back(order_key, v.as_string());
         return Status::ok();
-      case AggregateFunc::kArrayAgg: {
+      case AggregateFunc::kArrayAgg:
+      case AggregateFunc::kJsonbAgg:
+      case AggregateFunc::kJsonbObjectAgg: {
         Row packed = Row::pack_one(v);
         for (Diff i = 0; i < mult; ++i) entries_.emplace_back(order_key, packed.bytes());
         return Status::ok();
@@ -133,6 +136,26 @@ class AggregateState {
         packer.push(Datum::from_array(elements));
         return Status::ok();
       }
+      case AggregateFunc::kJsonbAgg:
+      case AggregateFunc::kJsonbObjectAgg: {
+        if (!any_) return packer.push_null(), Status::ok();
+        sort_entries();  // by the ORDER BY, else packed: jsonb order
+        const bool object = agg_.func == AggregateFunc::kJsonbObjectAgg;
+        JsonValue out = object ? JsonValue::object() : JsonValue::array();
+        for (const auto& [key, packed] : entries_) {
+          const Datum d = unpack_one(RowRef(packed));
+          JsonValue v = d.is_null() ? JsonValue::null() : decode_jsonb(d);
+          if (!object) {
+            out.elements.push_back(std::move(v));
+            continue;
+          }
+          for (auto& m : v.members) out.members.push_back(std::move(m));
+        }
+        if (object) jsonb_normalize_object(&out);
+        RowArena arena;
+        packer.push(make_jsonb(out, arena));
+        return Status::ok();
+      }
     }
     return Status::ok();
   }
@@ -140,7 +163,7 @@ class AggregateState {
  private:
   // By the aggregate's ORDER BY, ties (and everything, without one) by the
   // value: its text for string_agg, its packed form (SQL order, NULLs
-  // last) for array_agg.
+  // last) for array_agg, jsonb_agg and jsonb_object_agg.
   void sort_entries() {
     if (agg_.order_by.empty()) {
       std::sort(entries_.begin(), entries_.end(), [](const auto& a, const auto& b) { return a.second < b.second; });

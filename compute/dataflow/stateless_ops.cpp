@@ -1,6 +1,7 @@
 #include "compute/dataflow/stateless_ops.hpp"
 
 #include "common/eval.hpp"
+#include "common/jsonb.hpp"
 #include "compute/dataflow/error_row.hpp"
 
 namespace tandem::compute {
@@ -121,6 +122,17 @@ Status FlatMapOp::expand(const Update& u, std::vector<Datum>& row) {
     for (RowIter it(RowRef(args[0].as_array()), &ctx_.arena); !it.done();) {
       Row out(std::string(u.val.bytes()));
       RowPacker(&out).push(it.next());
+      produced_.push_back(Update{{}, std::move(out), u.time, u.diff});
+    }
+    return Status::ok();
+  }
+  if (func_ >= TableFunc::kJsonbEach) {
+    const auto f = static_cast<JsonbSetFunc>(static_cast<int>(func_) - static_cast<int>(TableFunc::kJsonbEach));
+    auto rows = expand_jsonb(f, args[0], ctx_.arena);
+    if (!rows.ok()) return rows.status();
+    for (const auto& datums : *rows) {
+      Row out(std::string(u.val.bytes()));
+      RowPacker(&out).push_all(datums);
       produced_.push_back(Update{{}, std::move(out), u.time, u.diff});
     }
     return Status::ok();

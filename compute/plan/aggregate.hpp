@@ -9,7 +9,13 @@
 //                       separated by the value of `separator` (a literal)
 //   array_agg(x)        x[]; NULL inputs included, values in ascending order
 //                       of x with NULLs last (the planner adds that order)
-// string_agg and array_agg with `order_by` (an aggregate's own ORDER BY)
+//   jsonb_agg(x)        jsonb array; `expr` is to_jsonb(x), NULL inputs are
+//                       JSON nulls, elements in ascending jsonb order
+//   jsonb_object_agg(k, v) jsonb object; `expr` is jsonb_build_object(k, v),
+//                       the objects merged in ascending jsonb order (the
+//                       last of equal keys wins)
+// string_agg, array_agg, jsonb_agg and jsonb_object_agg with `order_by`
+// (an aggregate's own ORDER BY)
 // take their values in that order instead, values tied under it in the
 // order above.
 // NULL inputs are ignored (but by array_agg); over no non-NULL input every aggregate but count
@@ -39,6 +45,8 @@ enum class AggregateFunc : std::uint8_t {
   kMax,
   kStringAgg,
   kArrayAgg,
+  kJsonbAgg,
+  kJsonbObjectAgg,
 };
 
 // One item of an aggregate's own ORDER BY, evaluated over its input row.
@@ -55,7 +63,8 @@ struct AggregateExpr {
   bool distinct = false;
   // kStringAgg only: the separator (evaluated per group on the first row).
   std::optional<ScalarExpr> separator;
-  // kStringAgg, kArrayAgg only: the order of the values.
+  // kStringAgg, kArrayAgg, kJsonbAgg, kJsonbObjectAgg only: the order of
+  // the values.
   std::vector<AggregateOrder> order_by;
   // kArrayAgg only (which keeps NULL values, so a FILTER cannot turn a
   // row's value into NULL as it does for the others): the rows whose

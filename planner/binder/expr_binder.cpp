@@ -56,6 +56,8 @@ std::string_view internal_type_name(TypeId id) {
     case TypeId::kInterval: return "interval";
     case TypeId::kOid: return "oid";
     case TypeId::kMzTimestamp: return "mz_timestamp";
+    case TypeId::kJson: return "json";
+    case TypeId::kJsonb: return "jsonb";
     default: break;
   }
   if (is_array_type(id)) {
@@ -422,7 +424,8 @@ Result<ScalarExpr> ExprBinder::bind_call(const sql::FunctionCall& call, const sq
     return not_supported("set-returning functions outside FROM and the top level of a SELECT list are", expr);
   }
   static constexpr std::string_view kAggregates[] = {"count", "sum", "avg", "min", "max", "string_agg",
-                                                     "array_agg", "bool_and", "bool_or", "stddev", "variance"};
+                                                     "array_agg", "bool_and", "bool_or", "stddev", "variance",
+                                                     "jsonb_agg", "jsonb_object_agg"};
   for (auto agg : kAggregates) {
     if (name == agg) return not_supported("aggregate functions are", expr);
   }

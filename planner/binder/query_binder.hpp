@@ -79,6 +79,10 @@ class QueryBinder {
   Result<FromItem> bind_table_name(const sql::TableName& t, const Scope& outer, size_t level, sql::SourcePos pos);
   Result<FromItem> bind_join(const sql::Join& join, const Scope& outer, size_t level);
   Result<FromItem> bind_unnest(const sql::TableFunction& f, const Scope& outer, size_t level, sql::SourcePos pos);
+  // jsonb_each[_text], jsonb_array_elements[_text], jsonb_object_keys
+  // (query_binder_jsonb.cpp); nullopt when `f` is none of them.
+  std::optional<Result<FromItem>> bind_jsonb_function(const sql::TableFunction& f, const Scope& outer, size_t level,
+                                                      sql::SourcePos pos);
   Result<FromItem> bind_table_function(const sql::TableFunction& f, const Scope& outer, size_t level,
                                        sql::SourcePos pos);
   static Status apply_alias(FromItem& item, const std::optional<sql::TableAlias>& alias, const std::string& name);
@@ -112,6 +116,8 @@ class QueryBinder {
 // (unnest) at top level, rewritten to call it LATERAL after the FROM items;
 // nullopt when there is none.
 std::optional<Result<sql::Select>> lift_select_list_srf(const sql::Select& select);
+// jsonb_each, jsonb_array_elements, ... (query_binder_jsonb.cpp).
+bool is_jsonb_srf_name(const std::string& name);
 
 // Scope helpers shared by the binder files.
 size_t max_level(const Scope& scope);

@@ -171,6 +171,9 @@ Result<QueryBinder::FromItem> QueryBinder::bind_table_function(const sql::TableF
                                                                size_t level, sql::SourcePos pos) {
   const std::string& name = f.call.name.back();
   if (name == "unnest" && !f.with_ordinality) return bind_unnest(f, outer, level, pos);
+  if (!f.with_ordinality) {
+    if (auto jsonb = bind_jsonb_function(f, outer, level, pos)) return std::move(*jsonb);
+  }
   if (name != "generate_series" || f.with_ordinality) {
     return not_supported_at("table function " + name + (f.with_ordinality ? " WITH ORDINALITY" : "") + " is", pos);
   }

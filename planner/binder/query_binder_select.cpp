@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/func_resolve.hpp"
+#include "common/jsonb.hpp"
 #include "planner/binder/grouping.hpp"
 #include "planner/binder/variance.hpp"
 #include "planner/mir/mir.hpp"
@@ -36,7 +37,7 @@ std::optional<size_t> ordinal(const sql::Expr& e, size_t n, Status* error) {
 bool is_aggregate_name(const std::string& name) {
   static const char* kNames[] = {"count", "sum", "avg", "min", "max", "string_agg", "bool_and", "bool_or", "every",
                                  "array_agg", "stddev", "variance", "stddev_pop", "stddev_samp", "var_pop",
-                                 "var_samp", "jsonb_agg", "list_agg"};
+                                 "var_samp", "jsonb_agg", "jsonb_object_agg", "json_agg", "json_object_agg", "list_agg"};
   for (const char* n : kNames) {
     if (name == n) return true;
   }
@@ -197,10 +198,11 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
                           .with_hint("No function matches the given name and argument types. You might need to add explicit type casts."),
                       call_expr->pos);
       };
-      size_t want = name == "string_agg" ? 2 : 1;
+      size_t want = name == "string_agg" || name == "jsonb_object_agg" ? 2 : 1;
       if (args.size() != want) return no_function();
-      // The aggregate's own ORDER BY: the order string_agg and array_agg
-      // take their values in; the others' value does not depend on it.
+      // The aggregate's own ORDER BY: the order string_agg, array_agg,
+      // jsonb_agg and jsonb_object_agg take their values in; the others'
+      // value does not depend on it.
       std::vector<compute::AggregateOrder> order;
       for (const auto& item : call.order_by) {
         TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, arg_binder.bind(item.expr));
@@ -254,6 +256,37 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
           return not_supported_at("array_agg over " + std::string(type_name(t)) + " is", call_expr->pos);
         }
         value = add({compute::AggregateFunc::kArrayAgg, args[0], call.distinct, std::nullopt, std::move(order), cond});
+      } else if (name == "jsonb_agg" || name == "jsonb_object_agg") {
+        // Each row's value is converted to a jsonb that is never NULL (a
+        // NULL input is JSON null); a row FILTER drops gives NULL, which
+        // the reduce skips.
+        std::vector<ScalarExpr> conv_args{args[0]};
+        if (name == "jsonb_object_agg") conv_args.push_back(args[1]);
+        TANDEM_ASSIGN_OR_RETURN(ScalarExpr doc,
+                                resolve_function(name == "jsonb_agg" ? "to_jsonb" : "jsonb_build_object",
+                                                 std::move(conv_args)));
+        if (name == "jsonb_object_agg") {
+          // PostgreSQL's message for a NULL key, rather than jsonb_build_object's.
+          const ColumnType jt{TypeId::kJsonb, -1, true};
+          ScalarExpr raise = ScalarExpr::binary(
+              BinaryFunc::kError, ScalarExpr::literal(Datum::from_string("22023"), ColumnType{TypeId::kText}),
+              ScalarExpr::literal(Datum::from_string("field name must not be null"), ColumnType{TypeId::kText}), jt);
+          ScalarExpr is_null = ScalarExpr::unary(UnaryFunc::kIsNull, args[0], ColumnType{TypeId::kBool, -1, false});
+          doc = ScalarExpr::if_then_else(std::move(is_null), std::move(raise), std::move(doc), jt);
+        }
+        if (name == "jsonb_agg") {
+          RowArena arena;
+          const ColumnType jt{TypeId::kJsonb, -1, false};
+          ScalarExpr null_json = ScalarExpr::literal(make_jsonb(JsonValue::null(), arena), jt);
+          doc = ScalarExpr::variadic(VariadicFunc::kCoalesce, {std::move(doc), std::move(null_json)}, jt);
+        }
+        if (cond) {
+          ColumnType t = doc.type();
+          t.nullable = true;
+          doc = ScalarExpr::if_then_else(*cond, std::move(doc), ScalarExpr::null(t), t);
+        }
+        const auto f = name == "jsonb_agg" ? compute::AggregateFunc::kJsonbAgg : compute::AggregateFunc::kJsonbObjectAgg;
+        value = add({f, std::move(doc), call.distinct, std::nullopt, std::move(order)});
       } else if (name == "string_agg") {
         if (!is_string_type(t) || !args[1].is_literal()) {
           if (!is_string_type(t)) return no_function();

@@ -3,6 +3,9 @@
 // element of each input row; with a single such call that is a LATERAL
 // call after the FROM items:
 //   SELECT k, _srf.unnest AS unnest FROM t, unnest(a) AS _srf(unnest)
+// and likewise the one-column jsonb functions (jsonb_array_elements[_text],
+// jsonb_object_keys), whose output column takes the function's name;
+// jsonb_each (a record per row) is 0A000 there.
 // Several calls (which PostgreSQL runs in lock step), calls in a grouped
 // query (which PostgreSQL runs after grouping) and calls nested in an
 // expression are 0A000.
@@ -15,7 +18,8 @@ bool is_srf(const sql::Expr& e) {
   const auto* call = e.as<sql::FunctionCall>();
   if (call == nullptr || call->over) return false;
   const std::string& name = call->name.back();
-  return (name == "unnest" || name == "generate_series") && (call->name.size() == 1 || call->name[0] == "pg_catalog");
+  return (name == "unnest" || name == "generate_series" || is_jsonb_srf_name(name)) &&
+         (call->name.size() == 1 || call->name[0] == "pg_catalog");
 }
 
 }  // namespace
@@ -35,8 +39,11 @@ std::optional<Result<sql::Select>> lift_select_list_srf(const sql::Select& selec
   if (!select.group_by.empty() || select.having) {
     return Result<sql::Select>(not_supported_at("set-returning functions in a grouped SELECT list are", item.expr.pos));
   }
-  sql::Select lifted = select;
   const std::string name = item.expr.as<sql::FunctionCall>()->name.back();
+  if (name == "jsonb_each" || name == "jsonb_each_text") {
+    return Result<sql::Select>(not_supported_at(name + " in a SELECT list is", item.expr.pos));
+  }
+  sql::Select lifted = select;
   sql::TableFunction call{true, *item.expr.as<sql::FunctionCall>(), false, sql::TableAlias{"_srf", {name}}};
   lifted.from.push_back(sql::TableRef{std::move(call), item.expr.pos});
   lifted.projection[found] = sql::SelectItem{sql::Expr{sql::ColumnRef{{"_srf", name}}, item.expr.pos},

@@ -34,6 +34,8 @@ std::string aggregate(const compute::AggregateExpr& a) {
     case AggregateFunc::kMax: name = "max"; break;
     case AggregateFunc::kStringAgg: name = "string_agg"; break;
     case AggregateFunc::kArrayAgg: name = "array_agg"; break;
+    case AggregateFunc::kJsonbAgg: name = "jsonb_agg"; break;
+    case AggregateFunc::kJsonbObjectAgg: name = "jsonb_object_agg"; break;
     default: name = "sum"; break;
   }
   std::string s = name + "(" + (a.distinct ? "distinct " : "") + print(a.expr);

@@ -68,7 +68,7 @@ std::vector<ColumnType> column_types(const Rel& rel) {
           return mir::union_types(inputs);
         } else if constexpr (std::is_same_v<T, FlatMap>) {
           auto out = column_types(*n.input);
-          out.push_back(mir::table_func_type(n.func, n.args));
+          for (const ColumnType& t : mir::table_func_types(n.func, n.args)) out.push_back(t);
           return out;
         } else if constexpr (std::is_same_v<T, Apply>) {
           auto out = column_types(*n.input);

@@ -23,6 +23,8 @@ ColumnType aggregate_type(const compute::AggregateExpr& agg) {
     }
     case AggregateFunc::kStringAgg: return ColumnType{TypeId::kText, -1, true};
     case AggregateFunc::kArrayAgg: return ColumnType{array_type_of(agg.expr.type().id), agg.expr.type().typmod, true};
+    case AggregateFunc::kJsonbAgg:
+    case AggregateFunc::kJsonbObjectAgg: return ColumnType{TypeId::kJsonb, -1, true};
   }
   return ColumnType{};
 }
@@ -60,9 +62,21 @@ std::vector<ColumnType> union_types(const std::vector<std::vector<ColumnType>>& 
   return out;
 }
 
-ColumnType table_func_type(compute::TableFunc func, const std::vector<ScalarExpr>& args) {
-  if (func == compute::TableFunc::kUnnest) return array_element_column(args.at(0).type());
-  return ColumnType{func == compute::TableFunc::kGenerateSeriesInt4 ? TypeId::kInt4 : TypeId::kInt8, -1, false};
+std::vector<ColumnType> table_func_types(compute::TableFunc func, const std::vector<ScalarExpr>& args) {
+  using F = compute::TableFunc;
+  const ColumnType text{TypeId::kText, -1, true};
+  const ColumnType jsonb{TypeId::kJsonb, -1, false};
+  switch (func) {
+    case F::kUnnest: return {array_element_column(args.at(0).type())};
+    case F::kJsonbEach: return {ColumnType{TypeId::kText, -1, false}, jsonb};
+    case F::kJsonbEachText: return {ColumnType{TypeId::kText, -1, false}, text};
+    case F::kJsonbArrayElements: return {jsonb};
+    case F::kJsonbArrayElementsText: return {text};
+    case F::kJsonbObjectKeys: return {ColumnType{TypeId::kText, -1, false}};
+    case F::kGenerateSeriesInt4: return {ColumnType{TypeId::kInt4, -1, false}};
+    case F::kGenerateSeriesInt8: return {ColumnType{TypeId::kInt8, -1, false}};
+  }
+  return {};
 }
 
 std::vector<ColumnType> column_types(const Rel& rel) {
@@ -113,7 +127,7 @@ std::vector<ColumnType> column_types(const Rel& rel) {
           return union_types(inputs);
         } else if constexpr (std::is_same_v<T, FlatMap>) {
           auto out = column_types(*n.input);
-          out.push_back(table_func_type(n.func, n.args));
+          for (const ColumnType& t : table_func_types(n.func, n.args)) out.push_back(t);
           return out;
         } else {
           return column_types(*n.input);

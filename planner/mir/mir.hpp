@@ -124,7 +124,8 @@ ColumnType aggregate_type(const compute::AggregateExpr& agg);
 // A union's column types: the first input's, nullable where any input is.
 std::vector<ColumnType> union_types(const std::vector<std::vector<ColumnType>>& inputs);
 // The column a table function appends.
-ColumnType table_func_type(compute::TableFunc func, const std::vector<ScalarExpr>& args);
+// The output columns a table function appends to its input row.
+std::vector<ColumnType> table_func_types(compute::TableFunc func, const std::vector<ScalarExpr>& args);
 
 // Output column types (nullability inferred: outer-join padding, NOT NULL
 // columns, filters on IS NOT NULL and on strict predicates).

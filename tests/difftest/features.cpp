@@ -11,6 +11,7 @@ const std::vector<FeatureInfo>& all_features() {
       {"floats", "double precision columns and literals"},
       {"special-floats", "NaN and -Infinity values in double precision columns"},
       {"dates", "date columns, literals and date arithmetic"},
+      {"jsonb", "jsonb columns and literals, -> ->> @> ? ||, jsonb_typeof, to_jsonb, jsonb_build_object"},
       {"inner-join", "[INNER] JOIN"},
       {"left-join", "LEFT [OUTER] JOIN"},
       {"right-join", "RIGHT [OUTER] JOIN"},

@@ -259,6 +259,7 @@ Query QueryGen::select_core(const Ctx& outer, const CoreSpec& spec) {
         case Type::kText: e = "upper(" + c.ref + ")"; break;
         case Type::kBool: e = "(NOT " + c.ref + ")"; break;
         case Type::kDate: e = "(" + c.ref + " + 1)"; break;
+        case Type::kJsonb: e = "(" + c.ref + " -> 'a')"; break;
         default: e = "(" + c.ref + " * 2)"; break;
       }
       sel.keys.push_back({e, "k" + std::to_string(sel.keys.size()), c.type});

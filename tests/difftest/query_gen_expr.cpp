@@ -44,6 +44,7 @@ Type QueryGen::random_type(const std::vector<ColRef>& scope) {
   if (f_.on("numeric")) types.push_back(Type::kNumeric);
   if (f_.on("floats")) types.push_back(Type::kDouble);
   if (f_.on("dates")) types.push_back(Type::kDate);
+  if (f_.on("jsonb")) types.push_back(Type::kJsonb);
   return rng_.pick(types);
 }
 
@@ -107,6 +108,11 @@ NodePtr QueryGen::aggregate(Type t, const Ctx& c, bool simplifiable) {
       options.push_back(node("sum(", arg(Type::kDouble), ")"));
       options.push_back(node("avg(", arg(Type::kDouble), ")"));
       break;
+    case Type::kJsonb:
+      // PostgreSQL has no min/max over jsonb; jsonb_agg's order is the input's.
+      options.push_back(node("to_jsonb(count(", arg(random_type(c.cols)), "))"));
+      options.push_back(node("jsonb_build_object('n', sum(", arg(Type::kInt), "))"));
+      return simplifiable ? with_simpler(rng_.pick(options), {simple}) : rng_.pick(options);
     default: break;
   }
   if (f_.on("variance") && (t == Type::kNumeric || t == Type::kDouble)) {
@@ -231,12 +237,38 @@ NodePtr QueryGen::expr(Type t, const Ctx& c, int depth) {
           return with_simpler(node("CASE WHEN ", predicate(c, d), " THEN ", x, " ELSE ", y, " END"), {x, y});
         }
         default: {
+          if (f_.on("jsonb") && rng_.chance(0.3)) {
+            NodePtr j = expr(Type::kJsonb, c, d);
+            if (rng_.chance(0.3)) return with_simpler(node("jsonb_typeof(", j, ")"), {literal(t, false)});
+            const char* key = rng_.pick(std::vector<const char*>{"'a'", "'b'", "0"});
+            return with_simpler(node("(", j, " ->> ", key, ")"), {literal(t, false)});
+          }
           if (!f_.on("coalesce-nullif")) break;
           NodePtr x = expr(t, c, d), y = expr(t, c, d);
           return with_simpler(node("COALESCE(", x, ", ", y, ")"), {x, y});
         }
       }
       return leaf(t, c);
+    case Type::kJsonb: {
+      if (!f_.on("jsonb")) return leaf(t, c);
+      NodePtr x = expr(Type::kJsonb, c, d);
+      switch (rng_.weighted({3, 2, 2, 1, 1})) {
+        case 0: {
+          const char* key = rng_.pick(std::vector<const char*>{"'a'", "'b'", "0", "1"});
+          return with_simpler(node("(", x, " -> ", key, ")"), {x});
+        }
+        case 1: {
+          NodePtr y = expr(Type::kJsonb, c, d);
+          return with_simpler(node("(", x, " || ", y, ")"), {x, y});
+        }
+        case 2: return with_simpler(node("to_jsonb(", expr(Type::kInt, c, d), ")"), {literal(t, false)});
+        case 3:
+          return with_simpler(node("jsonb_build_object('k', ", expr(Type::kText, c, d), ", 'v', ", x, ")"), {x});
+        default:
+          if (f_.on("coalesce-nullif")) return with_simpler(node("COALESCE(", x, ", ", expr(t, c, d), ")"), {x});
+          return x;
+      }
+    }
     case Type::kDate: {
       NodePtr x = expr(Type::kDate, c, d);
       if (rng_.chance(0.5)) return with_simpler(node("(", x, " + ", expr(Type::kInt, c, d), ")"), {x});
@@ -303,6 +335,14 @@ NodePtr QueryGen::predicate(const Ctx& c, int depth) {
     }
     case 6:
       if (c.qdepth > 0) return subquery_predicate(c);
+      if (f_.on("jsonb") && rng_.chance(0.5)) {
+        NodePtr j = expr(Type::kJsonb, c, d);
+        if (rng_.chance(0.5)) {
+          const char* key = rng_.pick(std::vector<const char*>{"'a'", "'b'", "'x'"});
+          return with_simpler(node("(", j, " ? ", key, ")"), {node("true")});
+        }
+        return with_simpler(node("(", j, " @> ", literal(Type::kJsonb, false), ")"), {node("true")});
+      }
       break;
     default: {
       auto bools = of_type(c.grouped ? c.keys : c.cols, Type::kBool);

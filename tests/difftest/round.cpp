@@ -15,6 +15,7 @@ Round::Round(Harness& h, Reporter& reporter, std::uint64_t seed)
   schema_opts_.floats = f.on("floats");
   schema_opts_.special_floats = f.on("special-floats");
   schema_opts_.dates = f.on("dates");
+  schema_opts_.jsonb = f.on("jsonb");
   schema_opts_.max_rows = h.opts().max_rows;
 }
 

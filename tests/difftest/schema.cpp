@@ -13,6 +13,7 @@ const char* type_sql(Type t) {
     case Type::kText: return "text";
     case Type::kBool: return "boolean";
     case Type::kDate: return "date";
+    case Type::kJsonb: return "jsonb";
   }
   return "int";
 }
@@ -41,6 +42,10 @@ const std::vector<std::string> kTexts = {"a", "b", "ab", "abc", "B", "", " a", "
 const std::vector<std::string> kNumerics = {"0", "1", "-1", "2.5", "-2.5", "0.001", "3.14159", "10.10", "100",
                                             "-0.5", "12345678.901", "7", "1.000"};
 const std::vector<std::string> kDoubles = {"0", "1", "-1", "1.5", "-2.25", "0.1", "3.0e10", "-7.5e-5", "2", "100.5"};
+// Numbers only in their shortest form: a grouping key prints in it (1.0 is 1).
+const std::vector<std::string> kJsonbs = {R"({"a": 1, "b": "x"})", R"({"a": 2})", R"({"b": [1, 2]})",
+                                          R"({"a": null})", "[1, 2]", "[]", "{}", R"(["a", 1])", R"("a")",
+                                          "1", "2.5", "null", "true", R"({"a": {"b": 1}})"};
 const std::vector<std::string> kDates = {"2024-01-01", "2024-02-29", "2023-12-31", "1999-06-15", "2024-01-02",
                                          "2000-01-01"};
 
@@ -71,6 +76,7 @@ std::string raw_value(Rng& rng, Type t, bool special_floats) {
     case Type::kText: return quoted(rng.pick(kTexts));
     case Type::kBool: return rng.chance(0.5) ? "true" : "false";
     case Type::kDate: return "DATE " + quoted(rng.pick(kDates));
+    case Type::kJsonb: return "CAST(" + quoted(rng.pick(kJsonbs)) + " AS jsonb)";
   }
   return "0";
 }
@@ -100,6 +106,7 @@ std::vector<Table> random_tables(Rng& rng, const SchemaOptions& opts) {
   if (opts.numeric) types.push_back(Type::kNumeric);
   if (opts.floats) types.push_back(Type::kDouble);
   if (opts.dates) types.push_back(Type::kDate);
+  if (opts.jsonb) types.push_back(Type::kJsonb);
   const std::vector<std::string> names = {"a", "b", "c", "d", "e", "f", "g", "k"};
   std::vector<Column> pool;
   const int pool_size = rng.range(4, 7);
@@ -175,6 +182,7 @@ std::string update_value(Rng& rng, const Column& col) {
     case Type::kText: return col.name + " || 'x'";
     case Type::kBool: return "NOT " + col.name;
     case Type::kDate: return col.name + " + 1";
+    case Type::kJsonb: return col.name + " || CAST('[3]' AS jsonb)";
   }
   return "NULL";
 }
@@ -223,6 +231,7 @@ std::string literal_from_text(Type t, const std::string& text) {
     case Type::kText: return quoted(text);
     case Type::kBool: return text == "t" ? "true" : "false";
     case Type::kDate: return "DATE " + quoted(text);
+    case Type::kJsonb: return "CAST(" + quoted(text) + " AS jsonb)";
   }
   return text;
 }
@@ -237,6 +246,7 @@ Type type_of_oid(unsigned oid) {
     case 1043: return Type::kText;
     case 16: return Type::kBool;
     case 1082: return Type::kDate;
+    case 3802: return Type::kJsonb;
     default: return Type::kInt;
   }
 }

@@ -11,7 +11,7 @@
 
 namespace tandem::difftest {
 
-enum class Type { kInt, kBigint, kNumeric, kDouble, kText, kBool, kDate };
+enum class Type { kInt, kBigint, kNumeric, kDouble, kText, kBool, kDate, kJsonb };
 
 const char* type_sql(Type t);
 // int, bigint, numeric and double precision: mutually comparable, and
@@ -39,6 +39,7 @@ struct SchemaOptions {
   bool numeric = true;
   bool floats = true;
   bool dates = true;
+  bool jsonb = true;
   bool special_floats = true;  // NaN, Infinity
   int max_rows = 10;
 };
