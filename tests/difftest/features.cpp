@@ -23,6 +23,7 @@ const std::vector<FeatureInfo>& all_features() {
       {"group-by-no-agg", "GROUP BY whose select list has no aggregate"},
       {"aggregates", "count, sum, avg, min, max"},
       {"count-distinct", "count(DISTINCT e)"},
+      {"window-functions", "f(...) OVER (PARTITION BY ... ORDER BY ... [ROWS|GROUPS|RANGE frame]) in select lists"},
       {"having", "HAVING"},
       {"distinct", "SELECT DISTINCT"},
       {"set-ops", "UNION / INTERSECT / EXCEPT"},
