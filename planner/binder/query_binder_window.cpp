@@ -26,6 +26,29 @@ bool uses_frame(compute::WindowFuncKind k) {
   return k == K::kFirstValue || k == K::kLastValue || k == K::kNthValue || k == K::kAggregate;
 }
 
+// The window `ws` refers to, with named windows (WINDOW w AS ...) among
+// defs[0, upto) substituted, by PostgreSQL's copy rules.
+Result<sql::WindowSpec> resolve_window(const sql::WindowSpec& ws, const std::vector<sql::NamedWindow>& defs,
+                                       size_t upto) {
+  const std::string& ref = ws.name.empty() ? ws.base : ws.name;
+  if (ref.empty()) return ws;
+  size_t i = 0;
+  while (i < upto && defs[i].name != ref) ++i;
+  if (i == upto) return Status::error(sqlstate::kUndefinedObject, "window \"" + ref + "\" does not exist");
+  TANDEM_ASSIGN_OR_RETURN(sql::WindowSpec base, resolve_window(defs[i].spec, defs, i));
+  if (!ws.name.empty()) return base;  // OVER w
+  if (!ws.partition_by.empty()) return windowing_error("cannot override PARTITION BY clause of window \"" + ref + "\"");
+  if (!ws.order_by.empty() && !base.order_by.empty()) {
+    return windowing_error("cannot override ORDER BY clause of window \"" + ref + "\"");
+  }
+  if (base.has_frame) return windowing_error("cannot copy window \"" + ref + "\" because it has a frame clause");
+  sql::WindowSpec out = ws;
+  out.base.clear();
+  out.partition_by = base.partition_by;
+  if (out.order_by.empty()) out.order_by = base.order_by;
+  return out;
+}
+
 }  // namespace
 
 void collect_window_calls(const sql::Expr& e, std::vector<const sql::Expr*>* out) {
@@ -147,6 +170,13 @@ Result<QueryBinder::Windowing> QueryBinder::bind_windows(const sql::Select& sele
   };
   std::vector<Pending> pending;
   Windowing w;
+  for (size_t i = 0; i < select.windows.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (select.windows[j].name == select.windows[i].name) {
+        return at_pos(windowing_error("window \"" + select.windows[i].name + "\" is already defined"), select.pos);
+      }
+    }
+  }
 
   for (const sql::Expr* call_expr : calls) {
     bool seen = false;
@@ -155,10 +185,9 @@ Result<QueryBinder::Windowing> QueryBinder::bind_windows(const sql::Select& sele
     const auto& call = *call_expr->as<sql::FunctionCall>();
     const std::string name = call.name.back();
     auto fail = [&](Status s) { return at_pos(std::move(s), call_expr->pos); };
-    const sql::WindowSpec& ws = *call.over;
-    if (!ws.name.empty()) {
-      return fail(Status::error(sqlstate::kUndefinedObject, "window \"" + ws.name + "\" does not exist"));
-    }
+    auto resolved = resolve_window(*call.over, select.windows, select.windows.size());
+    if (!resolved.ok()) return fail(resolved.status());
+    const sql::WindowSpec& ws = *resolved;
     Spec spec;
     for (const auto& p : ws.partition_by) {
       TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, binder.bind(p));
@@ -205,6 +234,12 @@ Result<QueryBinder::Windowing> QueryBinder::bind_windows(const sql::Select& sele
       e = std::move(*cast);
       return Status::ok();
     };
+    // anyelement arguments (lag/lead without a default, first/last/nth_value).
+    auto polymorphic_arg = [&](const ScalarExpr& e) -> Status {
+      if (e.type().id != TypeId::kUnknown) return Status::ok();
+      return fail(Status::error(sqlstate::kDatatypeMismatch,
+                                "could not determine polymorphic type because input has type unknown"));
+    };
     auto value_arg = [&](ScalarExpr& e) -> Status {
       if (e.type().id == TypeId::kUnknown) {
         TANDEM_ASSIGN_OR_RETURN(e, make_cast(std::move(e), ColumnType{TypeId::kText}, CastContext::kImplicit));
@@ -245,14 +280,14 @@ Result<QueryBinder::Windowing> QueryBinder::bind_windows(const sql::Select& sele
         TANDEM_ASSIGN_OR_RETURN(args[0], make_cast(std::move(args[0]), t, CastContext::kImplicit));
         TANDEM_ASSIGN_OR_RETURN(args[2], make_cast(std::move(args[2]), t, CastContext::kImplicit));
       }
-      TANDEM_RETURN_IF_ERROR(value_arg(args[0]));
+      TANDEM_RETURN_IF_ERROR(polymorphic_arg(args[0]));
       f.type = args[0].type();
       f.type.nullable = true;
     } else if (name == "first_value" || name == "last_value" || name == "nth_value") {
       if (args.size() != (name == "nth_value" ? 2u : 1u)) return no_function();
       f.kind = name == "first_value" ? K::kFirstValue : name == "last_value" ? K::kLastValue : K::kNthValue;
       if (f.kind == K::kNthValue) TANDEM_RETURN_IF_ERROR(to_int4(args[1]));
-      TANDEM_RETURN_IF_ERROR(value_arg(args[0]));
+      TANDEM_RETURN_IF_ERROR(polymorphic_arg(args[0]));
       f.type = args[0].type();
       f.type.nullable = true;
     } else if (aggregate) {
