@@ -129,6 +129,22 @@ Result<Datum> interval_mul(const Interval& iv, double f) {
   return Datum::from_interval(Interval{static_cast<int32_t>(mi), static_cast<int32_t>(di), static_cast<int64_t>(t)});
 }
 
+// An integer result in the width of the operator's own type (a bitwise
+// operator never overflows: int2's results are cut back to 16 bits).
+Result<Datum> same_width(BinaryFunc f, int64_t v) {
+  switch (f) {
+    case BinaryFunc::kBitAndInt2:
+    case BinaryFunc::kBitOrInt2:
+    case BinaryFunc::kBitXorInt2:
+    case BinaryFunc::kShiftLeftInt2:
+    case BinaryFunc::kShiftRightInt2: return Datum::from_int16(static_cast<int16_t>(v));
+    case BinaryFunc::kBitAndInt8:
+    case BinaryFunc::kBitOrInt8:
+    case BinaryFunc::kBitXorInt8: return Datum::from_int64(v);
+    default: return Datum::from_int32(static_cast<int32_t>(v));
+  }
+}
+
 Result<Datum> float_pow(double a, double b) {
   if (a == 0 && b < 0) {
     return Status::error(sqlstate::kInvalidArgumentForPowerFunction, "zero raised to a negative power is undefined");
@@ -171,6 +187,31 @@ Result<Datum> eval_binary_strict(BinaryFunc f, const Datum& a, const Datum& b, c
     case BinaryFunc::kMulInt8: return int_arith<int64_t>(Op::kMul, a.as_integer(), b.as_integer());
     case BinaryFunc::kDivInt8: return int_arith<int64_t>(Op::kDiv, a.as_integer(), b.as_integer());
     case BinaryFunc::kModInt8: return int_arith<int64_t>(Op::kMod, a.as_integer(), b.as_integer());
+
+    case BinaryFunc::kBitAndInt2:
+    case BinaryFunc::kBitAndInt4:
+    case BinaryFunc::kBitAndInt8: return same_width(f, a.as_integer() & b.as_integer());
+    case BinaryFunc::kBitOrInt2:
+    case BinaryFunc::kBitOrInt4:
+    case BinaryFunc::kBitOrInt8: return same_width(f, a.as_integer() | b.as_integer());
+    case BinaryFunc::kBitXorInt2:
+    case BinaryFunc::kBitXorInt4:
+    case BinaryFunc::kBitXorInt8: return same_width(f, a.as_integer() ^ b.as_integer());
+    // PostgreSQL shifts in C on the operand promoted to int (int8 for
+    // bigint), where the hardware takes the count modulo the width (32 or
+    // 64): 1 << 33 is 2, 1 << -1 is -2147483648, and an int2's result is
+    // cut back to 16 bits (1::int2 << 17 is 0).
+    case BinaryFunc::kShiftLeftInt2:
+    case BinaryFunc::kShiftLeftInt4: {
+      const auto v = static_cast<uint32_t>(static_cast<int32_t>(a.as_integer())) << (b.as_integer() & 31);
+      return same_width(f, static_cast<int32_t>(v));
+    }
+    case BinaryFunc::kShiftLeftInt8:
+      return Datum::from_int64(static_cast<int64_t>(static_cast<uint64_t>(a.as_integer()) << (b.as_integer() & 63)));
+    case BinaryFunc::kShiftRightInt2:
+    case BinaryFunc::kShiftRightInt4:
+      return same_width(f, static_cast<int32_t>(a.as_integer()) >> (b.as_integer() & 31));
+    case BinaryFunc::kShiftRightInt8: return Datum::from_int64(a.as_integer() >> (b.as_integer() & 63));
 
     case BinaryFunc::kAddFloat4: return float4_result(float_arith(Op::kAdd, a.as_float32(), b.as_float32()), a.as_float32(), b.as_float32());
     case BinaryFunc::kSubFloat4: return float4_result(float_arith(Op::kSub, a.as_float32(), b.as_float32()), a.as_float32(), b.as_float32());
@@ -252,6 +293,10 @@ Result<Datum> eval_math_unary(UnaryFunc f, const Datum& a, EvalContext& ctx) {
     case UnaryFunc::kAbsInt8:
       if (a.as_int64() == INT64_MIN) return out_of_range("bigint out of range");
       return Datum::from_int64(std::abs(a.as_int64()));
+    case UnaryFunc::kBitNotInt2: return Datum::from_int16(static_cast<int16_t>(~a.as_int16()));
+    case UnaryFunc::kBitNotInt4: return Datum::from_int32(~a.as_int32());
+    case UnaryFunc::kBitNotInt8: return Datum::from_int64(~a.as_int64());
+    case UnaryFunc::kSqrtNumericOwnScale: return numeric_result(a.as_numeric().sqrt_at_own_scale());
     case UnaryFunc::kNegFloat4: return Datum::from_float32(-a.as_float32());
     case UnaryFunc::kAbsFloat4: return Datum::from_float32(std::fabs(a.as_float32()));
     case UnaryFunc::kNegFloat8: return f8(-a.as_float64());

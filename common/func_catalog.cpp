@@ -80,6 +80,22 @@ struct Catalog {
     op("%", {T::kInt4, T::kInt4}, T::kInt4, BinaryFunc::kModInt4);
     op("%", {T::kInt8, T::kInt8}, T::kInt8, BinaryFunc::kModInt8);
     op("%", {T::kNumeric, T::kNumeric}, T::kNumeric, BinaryFunc::kModNumeric);
+    // Bitwise operators on integers; a shift's count is an integer of
+    // any width, as PostgreSQL's int2shl / int4shl / int8shl take int4.
+    struct Bitwise { T t; BinaryFunc band, bor, bxor, shl, shr; UnaryFunc bnot; };
+    static const Bitwise kBitwise[] = {
+        {T::kInt2, BinaryFunc::kBitAndInt2, BinaryFunc::kBitOrInt2, BinaryFunc::kBitXorInt2, BinaryFunc::kShiftLeftInt2, BinaryFunc::kShiftRightInt2, UnaryFunc::kBitNotInt2},
+        {T::kInt4, BinaryFunc::kBitAndInt4, BinaryFunc::kBitOrInt4, BinaryFunc::kBitXorInt4, BinaryFunc::kShiftLeftInt4, BinaryFunc::kShiftRightInt4, UnaryFunc::kBitNotInt4},
+        {T::kInt8, BinaryFunc::kBitAndInt8, BinaryFunc::kBitOrInt8, BinaryFunc::kBitXorInt8, BinaryFunc::kShiftLeftInt8, BinaryFunc::kShiftRightInt8, UnaryFunc::kBitNotInt8},
+    };
+    for (const auto& b : kBitwise) {
+      op("&", {b.t, b.t}, b.t, b.band);
+      op("|", {b.t, b.t}, b.t, b.bor);
+      op("#", {b.t, b.t}, b.t, b.bxor);
+      op("<<", {b.t, T::kInt4}, b.t, b.shl);
+      op(">>", {b.t, T::kInt4}, b.t, b.shr);
+      prefix("~", b.t, b.t, b.bnot);
+    }
     op("^", {T::kFloat8, T::kFloat8}, T::kFloat8, BinaryFunc::kPowFloat8);
     op("^", {T::kNumeric, T::kNumeric}, T::kNumeric, BinaryFunc::kPowNumeric);
     prefix("-", T::kInterval, T::kInterval, UnaryFunc::kNegInterval);

@@ -582,7 +582,20 @@ Result<Numeric> Numeric::sqrt() const {
   int w, f;
   base10000_lead(*this, &w, &f);
   const int sweight = (w + 1) * 4 / 2 - 1;
-  int rscale = finish_rscale(kMinSigDigits - sweight, display_scale(), 0);
+  return sqrt_at(finish_rscale(kMinSigDigits - sweight, display_scale(), 0));
+}
+
+Result<Numeric> Numeric::sqrt_at_own_scale() const {
+  if (is_nan()) return *this;
+  if (sign() < 0) {
+    return Status::error(sqlstate::kInvalidArgumentForPowerFunction,
+                         "cannot take square root of a negative number");
+  }
+  if (!is_finite()) return *this;
+  return sqrt_at(display_scale());
+}
+
+Result<Numeric> Numeric::sqrt_at(int rscale) const {
   const int int_digits = coef_ == 0 ? 0 : std::max(0, decimal_digits(uabs(coef_)) - scale_);
   rscale = std::min({rscale, static_cast<int>(kMaxScale), (74 - int_digits) / 2});
   // floor(sqrt(floor(N))) == floor(sqrt(N)), so truncating N is exact.

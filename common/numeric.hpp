@@ -94,6 +94,9 @@ class Numeric {
   Numeric neg() const;
   Numeric abs() const;
   Result<Numeric> sqrt() const;
+  // The square root rounded to this value's own display scale (as
+  // PostgreSQL's stddev takes the root of its variance).
+  Result<Numeric> sqrt_at_own_scale() const;
   Result<Numeric> ln() const;
   Result<Numeric> log10() const;
   Result<Numeric> log(const Numeric& base) const;  // log(base, this)
@@ -123,6 +126,9 @@ class Numeric {
   }
 
  private:
+  // The square root of a finite, non-negative value at `rscale` digits.
+  Result<Numeric> sqrt_at(int rscale) const;
+
   constexpr Numeric(i128 coef, int scale, Special sp, int pad = 0)
       : coef_(coef), scale_(static_cast<int16_t>(scale)), special_(sp), pad_(static_cast<uint8_t>(pad)) {}
 

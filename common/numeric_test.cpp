@@ -57,6 +57,11 @@ TEST_CASE("numeric arithmetic scales follow PostgreSQL", "[numeric]") {
   CHECK(S(N("1.1").pow(N("10"))) == "2.5937424601000000");
   CHECK(S(N("0").sqrt()) == "0.000000000000000");
   CHECK(S(N("2").sqrt()) == "1.414213562373095");
+  // stddev's root keeps its variance's scale (sqrt() would choose 13 here).
+  CHECK(S(N("76207870.294164500000").sqrt_at_own_scale()) == "8729.711925038792");
+  CHECK(S(N("2.3333333333333333").sqrt_at_own_scale()) == "1.5275252316519467");
+  CHECK(S(N("0").sqrt_at_own_scale()) == "0");
+  CHECK(S(N("-1").sqrt_at_own_scale()).rfind("ERR 2201F", 0) == 0);
   CHECK(S(N("2").ln()) == "0.6931471805599453");
   CHECK(S(N("1").exp()) == "2.7182818284590452");
   CHECK(S(N("100").log10()) == "2.0000000000000000");

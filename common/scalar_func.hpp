@@ -34,7 +34,9 @@ namespace tandem {
   X(kLower, "lower", true) X(kUpper, "upper", true) X(kBtrimSpaces, "btrim", true)                  \
   X(kLtrimSpaces, "ltrim", true) X(kRtrimSpaces, "rtrim", true) X(kReverse, "reverse", true)        \
   X(kAscii, "ascii", true) X(kChr, "chr", true) X(kMd5, "md5", true)                                \
-  X(kPgSleep, "pg_sleep", true) X(kArrayCardinality, "cardinality", true)
+  X(kPgSleep, "pg_sleep", true) X(kArrayCardinality, "cardinality", true)                         \
+  X(kBitNotInt2, "~", true) X(kBitNotInt4, "~", true) X(kBitNotInt8, "~", true)                     \
+  X(kSqrtNumericOwnScale, "sqrt_at_own_scale", true)
 
 #define TANDEM_BINARY_FUNCS(X)                                                                    \
   X(kAnd, "AND", false) X(kOr, "OR", false)                                                         \
@@ -74,7 +76,12 @@ namespace tandem {
   X(kAnyEq, "= ANY", false) X(kAnyNotEq, "<> ANY", false) X(kAnyLt, "< ANY", false)                 \
   X(kAnyLte, "<= ANY", false) X(kAnyGt, "> ANY", false) X(kAnyGte, ">= ANY", false)                 \
   X(kAllEq, "= ALL", false) X(kAllNotEq, "<> ALL", false) X(kAllLt, "< ALL", false)                 \
-  X(kAllLte, "<= ALL", false) X(kAllGt, "> ALL", false) X(kAllGte, ">= ALL", false)
+  X(kAllLte, "<= ALL", false) X(kAllGt, "> ALL", false) X(kAllGte, ">= ALL", false)                 \
+  X(kBitAndInt2, "&", true) X(kBitAndInt4, "&", true) X(kBitAndInt8, "&", true)                     \
+  X(kBitOrInt2, "|", true) X(kBitOrInt4, "|", true) X(kBitOrInt8, "|", true)                        \
+  X(kBitXorInt2, "#", true) X(kBitXorInt4, "#", true) X(kBitXorInt8, "#", true)                     \
+  X(kShiftLeftInt2, "<<", true) X(kShiftLeftInt4, "<<", true) X(kShiftLeftInt8, "<<", true)         \
+  X(kShiftRightInt2, ">>", true) X(kShiftRightInt4, ">>", true) X(kShiftRightInt8, ">>", true)
 
 #define TANDEM_VARIADIC_FUNCS(X)                                                                  \
   X(kCoalesce, "coalesce", false) X(kGreatest, "greatest", false) X(kLeast, "least", false)        \

@@ -40,8 +40,10 @@ class AggregateState {
  public:
   explicit AggregateState(const AggregateExpr& agg) : agg_(agg) {}
 
-  // Feeds a non-NULL value `mult` (> 0) times.
-  Status add(const Datum& v, Diff mult) {
+  // Feeds a non-NULL value `mult` (> 0) times; `order_key` packs the
+  // values of the aggregate's ORDER BY items for it (string_agg,
+  // array_agg).
+  Status add(const Datum& v, Diff mult, std::string_view order_key = {}) {
     any_ = true;
     switch (agg_.func) {
       case AggregateFunc::kCountAll:
@@ -69,11 +71,11 @@ class AggregateState {
         if (!has_best_ || compare_datums(v, best_) > 0) best_ = v, has_best_ = true;
         return Status::ok();
       case AggregateFunc::kStringAgg:
-        for (Diff i = 0; i < mult; ++i) strings_.emplace_back(v.as_string());
+        for (Diff i = 0; i < mult; ++i) entries_.emplace_back(order_key, v.as_string());
         return Status::ok();
       case AggregateFunc::kArrayAgg: {
         Row packed = Row::pack_one(v);
-        for (Diff i = 0; i < mult; ++i) strings_.emplace_back(packed.bytes());
+        for (Diff i = 0; i < mult; ++i) entries_.emplace_back(order_key, packed.bytes());
         return Status::ok();
       }
     }
@@ -114,20 +116,20 @@ class AggregateState {
         return Status::ok();
       case AggregateFunc::kStringAgg: {
         if (!any_) return packer.push_null(), Status::ok();
-        std::sort(strings_.begin(), strings_.end());
+        sort_entries();
         std::string joined;
-        for (std::size_t i = 0; i < strings_.size(); ++i) {
+        for (std::size_t i = 0; i < entries_.size(); ++i) {
           if (i > 0 && separator) joined += *separator;
-          joined += strings_[i];
+          joined += entries_[i].second;
         }
         packer.push(Datum::from_string(joined));
         return Status::ok();
       }
       case AggregateFunc::kArrayAgg: {
         if (!any_) return packer.push_null(), Status::ok();
-        std::sort(strings_.begin(), strings_.end());  // packed: SQL order, NULLs last
+        sort_entries();
         std::string elements;
-        for (const std::string& packed : strings_) elements += packed;
+        for (const auto& [key, packed] : entries_) elements += packed;
         packer.push(Datum::from_array(elements));
         return Status::ok();
       }
@@ -136,6 +138,33 @@ class AggregateState {
   }
 
  private:
+  // By the aggregate's ORDER BY, ties (and everything, without one) by the
+  // value: its text for string_agg, its packed form (SQL order, NULLs
+  // last) for array_agg.
+  void sort_entries() {
+    if (agg_.order_by.empty()) {
+      std::sort(entries_.begin(), entries_.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+      return;
+    }
+    RowArena arena;
+    std::vector<Datum> x, y;
+    std::sort(entries_.begin(), entries_.end(), [&](const auto& a, const auto& b) {
+      arena.clear();
+      unpack_into(RowRef(a.first), &x, &arena);
+      unpack_into(RowRef(b.first), &y, &arena);
+      for (std::size_t i = 0; i < agg_.order_by.size() && i < x.size() && i < y.size(); ++i) {
+        const AggregateOrder& o = agg_.order_by[i];
+        if (x[i].is_null() || y[i].is_null()) {
+          if (x[i].is_null() && y[i].is_null()) continue;
+          return x[i].is_null() != o.nulls_last;
+        }
+        const int c = compare_datums(x[i], y[i]);
+        if (c != 0) return o.desc ? c > 0 : c < 0;
+      }
+      return a.second < b.second;
+    });
+  }
+
   const AggregateExpr& agg_;
   bool any_ = false;
   int64_t count_ = 0;
@@ -143,7 +172,7 @@ class AggregateState {
   SumAccumulator sum_;  // sum(numeric), sum(float): shared with the accumulable reduce
   Datum best_;
   bool has_best_ = false;
-  std::vector<std::string> strings_;
+  std::vector<std::pair<std::string, std::string>> entries_;  // (ORDER BY key, value)
 };
 
 class ReduceLogic final : public GroupLogic {
@@ -190,9 +219,23 @@ class ReduceLogic final : public GroupLogic {
         if (!sep->is_null()) separator = std::string(sep->as_string());
       }
       first = false;
+      if (agg.filter) {
+        auto keep = eval(*agg.filter, datums_, ctx_);
+        if (!keep.ok()) return keep.status();
+        if (keep->is_null() || !keep->as_bool()) continue;
+      }
       auto value = eval(agg.expr, datums_, ctx_);
       if (!value.ok()) return value.status();
       if (value->is_null() && agg.func != AggregateFunc::kArrayAgg) continue;
+      Row order_key;
+      if (!agg.order_by.empty() && !agg.distinct) {
+        RowPacker key_packer(&order_key);
+        for (const AggregateOrder& o : agg.order_by) {
+          auto k = eval(o.expr, datums_, ctx_);
+          if (!k.ok()) return k.status();
+          key_packer.push(*k);
+        }
+      }
       if (agg.distinct) {
         Row packed;
         RowPacker p(&packed);
@@ -203,12 +246,18 @@ class ReduceLogic final : public GroupLogic {
         distinct.try_emplace(std::string(packed.bytes()), std::string(shown.bytes()));
         continue;
       }
-      TANDEM_RETURN_IF_ERROR(state.add(*value, mult));
+      TANDEM_RETURN_IF_ERROR(state.add(*value, mult, order_key.bytes()));
     }
     if (agg.distinct) {
+      // With DISTINCT, every ORDER BY item is the argument itself.
       RowArena arena;
-      for (const auto& [value, shown] : distinct)
-        TANDEM_RETURN_IF_ERROR(state.add(unpack_one(RowRef(shown), &arena), 1));
+      for (const auto& [value, shown] : distinct) {
+        const Datum d = unpack_one(RowRef(shown), &arena);
+        Row order_key;
+        RowPacker key_packer(&order_key);
+        for (std::size_t i = 0; i < agg.order_by.size(); ++i) key_packer.push(d);
+        TANDEM_RETURN_IF_ERROR(state.add(d, 1, order_key.bytes()));
+      }
       return state.finish(packer, separator);
     }
     return state.finish(packer, separator);

@@ -2,6 +2,7 @@
 // handling, overflow as an error value), distinct, threshold and top-k.
 #include <catch2/catch.hpp>
 
+#include "common/value_io.hpp"
 #include "compute/dataflow/error_row.hpp"
 #include "compute/dataflow/group_logic.hpp"
 
@@ -66,6 +67,32 @@ TEST_CASE("aggregates follow PostgreSQL types and NULL rules", "[group]") {
   auto strings = make_reduce_logic({sagg});
   const auto joined = run(*strings, {{packed({Datum::from_string("a")}), 2}, {packed({Datum::from_string("b")}), 1}});
   CHECK(unpack(joined.oks.at(0).first)[0].as_string() == "a, a, b");
+}
+
+TEST_CASE("string_agg and array_agg follow their own ORDER BY; array_agg's FILTER drops rows", "[group]") {
+  const ColumnType i4{TypeId::kInt4}, text{TypeId::kText};
+  // Rows (value, order key).
+  auto row = [](const char* v, std::optional<int> k) {
+    return packed({Datum::from_string(v), k ? Datum::from_int32(*k) : Datum::null()});
+  };
+  AggregateExpr sagg = agg(AggregateFunc::kStringAgg, text);
+  sagg.separator = ScalarExpr::literal(Datum::from_string(","), text);
+  sagg.order_by.push_back(AggregateOrder{ScalarExpr::column(1, i4), /*desc=*/true, /*nulls_last=*/false});
+  auto strings = make_reduce_logic({sagg});
+  const auto joined = run(*strings, {{row("a", 1), 1}, {row("b", 3), 1}, {row("c", std::nullopt), 1}, {row("d", 3), 1}});
+  // DESC NULLS FIRST; b and d tie at 3 and follow their own order.
+  CHECK(unpack(joined.oks.at(0).first)[0].as_string() == "c,b,d,a");
+
+  AggregateExpr array = agg(AggregateFunc::kArrayAgg, i4);
+  array.expr = ScalarExpr::column(1, i4);
+  array.filter = ScalarExpr::binary(BinaryFunc::kNotEq, ScalarExpr::column(0, text),
+                                    ScalarExpr::literal(Datum::from_string("a"), text), ColumnType{TypeId::kBool});
+  auto arrays = make_reduce_logic({array});
+  const auto kept = run(*arrays, {{row("a", 1), 1}, {row("b", std::nullopt), 1}, {row("c", 2), 1}});
+  // The filtered row is left out; the row whose value is NULL is kept.
+  std::string text_form;
+  format_datum(unpack(kept.oks.at(0).first)[0], ColumnType{TypeId::kInt4Array}, &text_form);
+  CHECK(text_form == "{2,NULL}");
 }
 
 TEST_CASE("distinct, threshold and top-k per group", "[group]") {

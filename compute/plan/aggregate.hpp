@@ -9,6 +9,9 @@
 //                       separated by the value of `separator` (a literal)
 //   array_agg(x)        x[]; NULL inputs included, values in ascending order
 //                       of x with NULLs last (the planner adds that order)
+// string_agg and array_agg with `order_by` (an aggregate's own ORDER BY)
+// take their values in that order instead, values tied under it in the
+// order above.
 // NULL inputs are ignored (but by array_agg); over no non-NULL input every aggregate but count
 // is NULL. `distinct` aggregates over the set of distinct non-NULL values
 // (count(DISTINCT x)). avg is planned as sum and count followed by a Map
@@ -19,6 +22,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "common/scalar_expr.hpp"
 
@@ -37,12 +41,26 @@ enum class AggregateFunc : std::uint8_t {
   kArrayAgg,
 };
 
+// One item of an aggregate's own ORDER BY, evaluated over its input row.
+struct AggregateOrder {
+  ScalarExpr expr = ScalarExpr::null(ColumnType{TypeId::kInt8});
+  bool desc = false;
+  bool nulls_last = true;
+  bool operator==(const AggregateOrder&) const = default;
+};
+
 struct AggregateExpr {
   AggregateFunc func = AggregateFunc::kCountAll;
   ScalarExpr expr = ScalarExpr::null(ColumnType{TypeId::kInt8});
   bool distinct = false;
   // kStringAgg only: the separator (evaluated per group on the first row).
   std::optional<ScalarExpr> separator;
+  // kStringAgg, kArrayAgg only: the order of the values.
+  std::vector<AggregateOrder> order_by;
+  // kArrayAgg only (which keeps NULL values, so a FILTER cannot turn a
+  // row's value into NULL as it does for the others): the rows whose
+  // filter is not true are left out.
+  std::optional<ScalarExpr> filter;
   bool operator==(const AggregateExpr&) const = default;
 };
 

@@ -202,6 +202,18 @@ awaitable<Value> await_callback(Start start) {
       use_awaitable);
 }
 
+// A statement that created dataflows (CREATE INDEX, CREATE MATERIALIZED
+// VIEW) answers once each has reached its cluster's compute, which may wait
+// for the replay of a table the cluster had not read before.
+awaitable<Result<ExecResult>> after_dataflows(Engine& engine, Result<ExecResult> result) {
+  Coordinator* coord = &engine.coordinator;
+  for (uint64_t cluster : engine.dataflow_clusters) {
+    co_await await_callback<bool>(
+        [coord, cluster](auto done) { coord->when_dispatched(cluster, [done]() mutable { done(true); }); });
+  }
+  co_return result;
+}
+
 // Plans a read with NULL parameters to learn its result columns and fix its
 // parameter types (extended in place), as PostgreSQL's Parse does.
 Result<planner::ReadPlan> describe_read(const sql::Query& query, const SessionCatalog& reader,
@@ -629,10 +641,13 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
   catalog::SearchPath path = path_of(session);
   Engine engine{*catalog_, *coordinator_};
   if (auto* create = s.as<sql::CreateTable>()) co_return create_table(engine, path, *create);
-  if (auto* create = s.as<sql::CreateIndex>()) co_return create_index(engine, path, session.vars().cluster(), *create);
+  if (auto* create = s.as<sql::CreateIndex>()) {
+    co_return co_await after_dataflows(engine, create_index(engine, path, session.vars().cluster(), *create));
+  }
   if (auto* create = s.as<sql::CreateView>()) co_return create_view(engine, path, *create);
   if (auto* create = s.as<sql::CreateMaterializedView>()) {
-    co_return create_materialized_view(engine, path, session.vars().cluster(), *create);
+    co_return co_await after_dataflows(engine,
+                                       create_materialized_view(engine, path, session.vars().cluster(), *create));
   }
   if (auto* create = s.as<sql::CreateCluster>()) co_return create_cluster(engine, *create);
   if (auto* rename = s.as<sql::AlterRename>()) co_return alter_rename(engine, path, *rename);

@@ -596,6 +596,7 @@ Result<ExecResult> create_index(Engine& engine, const catalog::SearchPath& path,
     const catalog::Item* item = engine.catalog.state().item(*ddl.created_item);
     desc.debug_name = "Dataflow: " + item->name.to_string();
     TANDEM_RETURN_IF_ERROR(engine.coordinator.send(cluster_key(*item->cluster), compute::CreateDataflow{std::move(desc)}));
+    engine.dataflow_clusters.push_back(cluster_key(*item->cluster));
   }
   return r;
 }
@@ -653,6 +654,7 @@ Status install_materialized_view(Engine& engine, const catalog::Item& item, comp
   compute::GlobalId id = catalog::to_compute_id(item.id);
   desc.sink_exports.front().sink_id = id;
   desc.debug_name = "Dataflow: " + item.name.to_string();
+  engine.dataflow_clusters.push_back(cluster_key(*item.cluster));
   return engine.coordinator.create_materialized_view(id, item.materialized_view()->shard, cluster_key(*item.cluster),
                                                      std::move(desc));
 }

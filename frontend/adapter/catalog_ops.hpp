@@ -15,6 +15,9 @@ namespace tandem::frontend {
 struct Engine {
   catalog::Catalog& catalog;
   Coordinator& coordinator;
+  // Clusters a statement created a dataflow on: the statement answers once
+  // the dataflow has reached compute (Coordinator::when_dispatched).
+  std::vector<uint64_t> dataflow_clusters = {};
 };
 
 // The session's name-resolution context from its variables.

@@ -22,6 +22,7 @@ Result<std::unique_ptr<Coordinator>> Coordinator::open(storage::DurableStore& du
   // group: no wake-up of the coordinator's thread per write.
   c->shards_->set_after_group([c = c.get()] { c->feed_or_post(); });
   TANDEM_ASSIGN_OR_RETURN(c->oracle_, storage::TimestampOracle::open(durable));
+  c->replay_thread_ = std::make_unique<ReplayThread>();
 
   // A fresh timestamp above everything before the restart: every table is
   // advanced to just past it, and reads start there.
@@ -58,6 +59,18 @@ Coordinator::~Coordinator() {
     ticker_->cancel();
   });
   if (thread_.joinable()) thread_.join();  // not started when open failed
+  // A replay still running stops feeding and ends with its scan; the
+  // since holds of those that never ran go before the store.
+  {
+    std::lock_guard drain(drain_mutex_);
+    for (auto& [id, table] : tables_) {
+      for (auto& [cluster, replay] : table.replays) replay->cancelled = true;
+    }
+  }
+  if (replay_thread_) replay_thread_->stop();
+  for (auto& [id, table] : tables_) {
+    for (auto& [cluster, replay] : table.replays) replay->since_hold.reset();
+  }
   // The committer may still complete appends; they post to the stopped
   // io_context, which outlives the shard store.
   shards_.reset();
@@ -166,53 +179,6 @@ Status Coordinator::load_snapshot(storage::ShardId shard, Timestamp as_of,
   return Status::ok();
 }
 
-Status Coordinator::ensure_table_inputs(uint64_t cluster, const compute::DataflowDescription& desc) {
-  auto runtime = runtimes_.find(cluster);
-  if (runtime == runtimes_.end()) return Status::ok();  // the caller reports it
-  // No drain between the replay's end (fed_upper_) and the new input joining
-  // the table's inputs: the next drain feeds it from fed_upper_ on.
-  std::lock_guard drain(drain_mutex_);
-  for (const compute::SourceImport& source : desc.source_imports) {
-    auto it = tables_.find(source.id);
-    if (it == tables_.end() || it->second.inputs.count(cluster) != 0) continue;
-    Table& table = it->second;
-    // Shards are compacted up to the table read frontier at most.
-    const Timestamp start = std::max(table.opened_at, frontiers_.table_since());
-    if (desc.as_of < start) {
-      return Status::error(sqlstate::kSnapshotTooOld, "table " + std::to_string(source.id) +
-                                                          " is compacted past the read's timestamp " +
-                                                          std::to_string(desc.as_of))
-          .with_detail("it can be read from " + std::to_string(start) + " on");
-    }
-    auto input = runtime->second->create_input(source.id);
-    // A write committed but not yet fed (a time at or past fed_upper_)
-    // reaches the input with the next feed, like every other input.
-    std::optional<compute::SnapshotLoader> loader;
-    loader.emplace(input->load_snapshot(start));
-    Status scanned = shards_->scan_history(
-        table.shard, start, fed_upper_, [&](Timestamp time, std::string_view row, Diff diff) {
-          if (time == start) {
-            loader->push(RowRef(row), diff);
-            return;
-          }
-          if (loader) {
-            loader->finish();
-            loader.reset();
-          }
-          // Each earlier time is released as it is passed, so the input keeps
-          // it as a spillable history batch (as with writes fed live), not
-          // the whole replay as buffered updates.
-          if (time > input->frontier()) input->advance_to(time);
-          input->send(Row(std::string(row)), time, diff);
-        });
-    if (!scanned.is_ok()) return scanned;
-    if (loader) loader->finish();
-    if (input->frontier() < fed_upper_) input->advance_to(fed_upper_);
-    table.inputs.emplace(cluster, std::move(input));
-  }
-  return Status::ok();
-}
-
 void Coordinator::compact_shards() {
   Timestamp fed_upper = 0;
   {
@@ -242,7 +208,7 @@ void Coordinator::compact_indexes() {
   for (const CollectionFrontiers::Allowed& allowed : frontiers_.advance_index_sinces()) {
     auto runtime = runtimes_.find(allowed.cluster);
     if (runtime == runtimes_.end()) continue;
-    runtime->second->send(compute::AllowCompaction{allowed.id, allowed.since});
+    submit(allowed.cluster, compute::AllowCompaction{allowed.id, allowed.since});
   }
 }
 
@@ -295,7 +261,16 @@ std::pair<bool, bool> Coordinator::read_routing(uint64_t cluster) {
 void Coordinator::drop_cluster(uint64_t cluster) {
   {
     std::lock_guard drain(drain_mutex_);
-    for (auto& [id, table] : tables_) table.inputs.erase(cluster);
+    for (auto& [id, table] : tables_) {
+      table.inputs.erase(cluster);
+      cancel_replays(table, cluster);
+    }
+  }
+  // What still waits for the cluster is not sent; peeks are answered.
+  if (auto queued = deferred_.find(cluster); queued != deferred_.end()) {
+    std::deque<Deferred> queue = std::move(queued->second);
+    deferred_.erase(queued);
+    for (Deferred& d : queue) d.run(Status::error(sqlstate::kUndefinedObject, "the cluster was dropped"));
   }
   for (auto& [id, view] : mvs_) view.inputs.erase(cluster);
   std::unique_lock lock(runtimes_mutex_);
@@ -315,18 +290,35 @@ Status Coordinator::send(uint64_t cluster, compute::ComputeCommand command) {
     const bool subscribe = !sinked.empty() && mvs_.count(desc.sink_exports.front().sink_id) == 0;
     if (!subscribe) desc.as_of = readable_as_of(desc);
     for (const auto& i : desc.index_imports) TANDEM_RETURN_IF_ERROR(check_read_hold(i.index_id, desc.as_of));
-    TANDEM_RETURN_IF_ERROR(ensure_table_inputs(cluster, desc));
+    Deferred deferred;
+    TANDEM_RETURN_IF_ERROR(ensure_table_inputs(cluster, desc, &deferred.waits));
     // A sinked export is compacted by its sink's controller (a view's
     // shard appends), not by the read policy.
     for (const auto& e : desc.index_exports) {
       frontiers_.add_index(e.index_id, desc.as_of, cluster, sinked.count(e.index_id) == 0);
+      deferred.exports.push_back(e.index_id);
     }
     track_hydration(cluster, desc);
-  } else if (auto* drop = std::get_if<compute::DropDataflow>(&command)) {
+    deferred.run = [this, cluster, command = std::move(command)](Status status) mutable {
+      auto runtime = runtimes_.find(cluster);
+      if (runtime == runtimes_.end()) return;
+      if (!status.is_ok()) {
+        // A table it reads was dropped meanwhile: so was the dataflow's
+        // object (a dependent), whose DropDataflow follows in the queue.
+        spdlog::info("dataflow {} not installed: {}", std::get<compute::CreateDataflow>(command).desc.debug_name,
+                     status.message());
+        return;
+      }
+      runtime->second->send(std::move(command));
+    };
+    dispatch(cluster, std::move(deferred));
+    return Status::ok();
+  }
+  if (auto* drop = std::get_if<compute::DropDataflow>(&command)) {
     frontiers_.remove(drop->export_id);
     hydration_.dropped(drop->export_id);
   }
-  it->second->send(std::move(command));
+  submit(cluster, std::move(command));
   return Status::ok();
 }
 
@@ -401,7 +393,8 @@ void Coordinator::cancel_peek(compute::PeekId id) {
   // its own time and its late response finds no pending peek.
   PendingPeek pending = std::move(it->second);
   peeks_.erase(it);
-  auto runtime = runtimes_.find(pending.cluster);
+  // A peek still queued is never sent (its queue entry finds it gone).
+  auto runtime = pending.sent ? runtimes_.find(pending.cluster) : runtimes_.end();
   if (runtime != runtimes_.end()) {
     runtime->second->send(compute::CancelPeek{id});
     if (pending.drop_after) runtime->second->send(compute::DropDataflow{*pending.drop_after});
@@ -415,9 +408,10 @@ void Coordinator::cancel_peek(compute::PeekId id) {
 compute::PeekId Coordinator::peek(uint64_t cluster, std::optional<compute::DataflowDescription> dataflow,
                                   compute::Peek peek, std::function<void(compute::PeekResponse)> done) {
   auto runtime = runtimes_.find(cluster);
+  Deferred deferred;
   Status refused = runtime == runtimes_.end()
                        ? Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime")
-                   : dataflow ? ensure_table_inputs(cluster, *dataflow)
+                   : dataflow ? ensure_table_inputs(cluster, *dataflow, &deferred.waits)
                               : check_read_hold(peek.target, peek.time);
   if (refused.is_ok() && dataflow) {
     for (const auto& i : dataflow->index_imports) {
@@ -436,13 +430,35 @@ compute::PeekId Coordinator::peek(uint64_t cluster, std::optional<compute::Dataf
   PendingPeek pending;
   pending.cluster = cluster;
   pending.done = std::move(done);
+  // What the peek reads: it passes the cluster's queue unless a queued
+  // dataflow exports one of them.
+  std::vector<compute::GlobalId> reads{peek.target};
   if (dataflow) {
     pending.drop_after = peek.target;
-    runtime->second->send(compute::CreateDataflow{std::move(*dataflow)});
+    for (const auto& i : dataflow->index_imports) reads.push_back(i.index_id);
+    for (const auto& e : dataflow->index_exports) deferred.exports.push_back(e.index_id);
   }
   compute::PeekId id = peek.uuid;
   peeks_.emplace(id, std::move(pending));
-  runtime->second->send(std::move(peek));
+  deferred.run = [this, id, dataflow = std::move(dataflow), peek = std::move(peek)](Status status) mutable {
+    auto it = peeks_.find(id);
+    if (it == peeks_.end()) return;  // canceled while queued
+    auto runtime = runtimes_.find(it->second.cluster);
+    if (!status.is_ok() || runtime == runtimes_.end()) {
+      PendingPeek pending = std::move(it->second);
+      peeks_.erase(it);
+      compute::PeekResponse response;
+      response.uuid = id;
+      response.kind = compute::PeekResponse::Kind::kError;
+      response.error = status.is_ok() ? Status::error(sqlstate::kUndefinedObject, "the cluster has no runtime") : status;
+      pending.done(std::move(response));
+      return;
+    }
+    it->second.sent = true;
+    if (dataflow) runtime->second->send(compute::CreateDataflow{std::move(*dataflow)});
+    runtime->second->send(std::move(peek));
+  };
+  dispatch(cluster, std::move(deferred), &reads);
   return id;
 }
 
@@ -499,6 +515,7 @@ Status Coordinator::drop_table(compute::GlobalId table) {
   {
     std::lock_guard lock(write_mutex_);
     std::lock_guard drain(drain_mutex_);
+    cancel_replays(it->second, std::nullopt);
     tables_.erase(it);
   }
   frontiers_.remove(table);

@@ -15,6 +15,15 @@
 // is applied to the oracle's read timestamp, fed to compute, and
 // acknowledged.
 //
+// Table inputs: a cluster gets a table's compute input when its first
+// dataflow imports the table; the input is filled from the shard on the
+// replay thread (table_replay.hpp), never on the coordinator's, and every
+// command for that cluster issued after the dataflow waits in the
+// cluster's queue until the replays it needs have ended (dispatch): the
+// cluster's compute gets its commands in the order the coordinator issued
+// them, and a dataflow only ever sees a complete input. Peeks that need
+// nothing queued pass the queue.
+//
 // Threading: one coordinator thread runs an io_context; every method that
 // changes state runs there (post work with executor()). read_ts() is a
 // lock-free read usable from any thread (DESIGN §9: timestamp selection is
@@ -46,6 +55,7 @@
 #include "frontend/coord/interactive_admission.hpp"
 #include "frontend/coord/process_metrics.hpp"
 #include "frontend/coord/staged_write.hpp"
+#include "frontend/coord/table_replay.hpp"
 #include "storage/shard_store.hpp"
 #include "storage/timestamp_oracle.hpp"
 
@@ -230,8 +240,17 @@ class Coordinator {
   // Cancels a pending peek: it is answered Canceled at once (exactly one
   // answer per peek), and compute is told to stop and drop its dataflow.
   void cancel_peek(compute::PeekId id);
-  // Sends a command to the cluster's runtime (index dataflows, drops).
+  // Sends a command to the cluster's runtime (index dataflows, drops), in
+  // the order of every command issued to the cluster: a CreateDataflow
+  // importing a table the cluster has no input for yet waits for the
+  // input's replay (see "Table inputs" above), and later commands wait
+  // behind it. Checks (read holds, 72000) are made at once.
   Status send(uint64_t cluster, compute::ComputeCommand command);
+  // Calls `done` on the coordinator thread once every command issued to
+  // the cluster so far has reached its compute (at once if none waits): a
+  // CREATE INDEX or MATERIALIZED VIEW answers after it, so its dataflow
+  // runs over complete inputs by the time the statement returns.
+  void when_dispatched(uint64_t cluster, std::function<void()> done);
   // A fresh shard id, unique across restarts (a write timestamp).
   Result<storage::ShardId> allocate_shard_id() { return oracle_->write_ts(); }
 
@@ -364,10 +383,12 @@ class Coordinator {
   // REQUIRES drain_mutex_ held. Feeds the queued commits to compute and
   // returns them.
   std::vector<CommittedFeed> feed_compute();
-  // Held by whichever thread drains, and by the coordinator thread while it
-  // changes what a drain reads: tables_' membership, a Table's inputs, and
-  // fed_upper_ (with the replay that reads it, ensure_table_inputs). So a
-  // session thread may drain while the coordinator thread works elsewhere.
+  // Held by whichever thread drains, by the coordinator thread while it
+  // changes what a drain reads: tables_' membership, a Table's inputs and
+  // replays, and fed_upper_ (with the replay's start that reads it,
+  // ensure_table_inputs), and by the replay thread while it takes a
+  // replay's backlog and joins its input to the table. So a session thread
+  // may drain while the coordinator thread works elsewhere.
   // Order: write_mutex_, then drain_mutex_, then feed_mutex_. Never held
   // across a wait for another thread.
   std::mutex drain_mutex_;
@@ -398,6 +419,9 @@ class Coordinator {
     // that never reads a table keeps no copy of its history, and a write
     // feeds only the clusters that read it.
     std::map<uint64_t, std::shared_ptr<compute::InputHandle>> inputs;
+    // Inputs being filled on the replay thread, by cluster; each joins
+    // `inputs` when complete (table_replay.hpp). Under drain_mutex_.
+    std::map<uint64_t, std::shared_ptr<TableReplay>> replays;
     std::vector<UniqueKey> unique_keys;
     // Per unique key: the key rows present, with their multiplicity. Kept on
     // the coordinator thread in write order, so checks see every earlier
@@ -428,9 +452,45 @@ class Coordinator {
   // for yet, holding what it can still read from the shard: the contents at
   // max(opened_at, the table read frontier), then every update fed to
   // compute since (times below fed_upper_) at its own time, streamed from
-  // the shard. 72000 if desc.as_of is below that start (a read that took no
-  // TableHold). Coordinator thread, before the dataflow is sent.
-  Status ensure_table_inputs(uint64_t cluster, const compute::DataflowDescription& desc);
+  // the shard on the replay thread (a TableReplay, table_replay.hpp); the
+  // replays `desc` must wait for (new or still running) are added to
+  // `waits`. 72000 if desc.as_of is below that start (a read that took no
+  // TableHold). Coordinator thread, before the dataflow is dispatched.
+  Status ensure_table_inputs(uint64_t cluster, const compute::DataflowDescription& desc,
+                             std::vector<std::shared_ptr<TableReplay>>* waits);
+  // The replay thread's job: scans the shard into the input, applies the
+  // backlog and joins the input to its table (see table_replay.hpp), then
+  // posts finish_replay.
+  void run_replay(const std::shared_ptr<TableReplay>& replay);
+  // Coordinator thread: the replay has ended. A failed scan leaves the
+  // cluster an input carrying the error (every read of the table there
+  // reports it, never a partial table); then the cluster's queue moves.
+  void finish_replay(const std::shared_ptr<TableReplay>& replay, Status scanned);
+  // REQUIRES drain_mutex_ held. Marks the replays of `table` (of `cluster`
+  // only, when given) cancelled and forgets them.
+  void cancel_replays(Table& table, std::optional<uint64_t> cluster);
+
+  // The per-cluster command queue. An entry runs once every replay in
+  // `waits` has ended and every entry before it has run; `run` gets OK, or
+  // the error that makes sending pointless (a table or the cluster was
+  // dropped meanwhile) and then sends nothing. `exports` are the ids a
+  // queued CreateDataflow will export: a peek passes the queue (`bypass`
+  // lists what it reads) only when it waits for no replay and reads none
+  // of them (a peek reads under its read holds, so commands still queued,
+  // AllowCompaction or DropDataflow, cannot take what it reads from under
+  // it).
+  struct Deferred {
+    std::vector<std::shared_ptr<TableReplay>> waits;
+    std::vector<compute::GlobalId> exports;
+    std::function<void(Status)> run;
+  };
+  void dispatch(uint64_t cluster, Deferred deferred, const std::vector<compute::GlobalId>* bypass = nullptr);
+  // Runs the entries at the head of the cluster's queue that may run.
+  void pump(uint64_t cluster);
+  // A command for the cluster's runtime, in queue order.
+  void submit(uint64_t cluster, compute::ComputeCommand command);
+  std::map<uint64_t, std::deque<Deferred>> deferred_;
+  std::unique_ptr<ReplayThread> replay_thread_;
   struct MaterializedView {
     storage::ShardId shard = 0;
     uint64_t cluster = 0;
@@ -460,6 +520,7 @@ class Coordinator {
 
   struct PendingPeek {
     uint64_t cluster = 0;
+    bool sent = false;  // in compute (else still in the cluster's queue)
     std::optional<compute::GlobalId> drop_after;  // one-shot dataflow export
     std::function<void(compute::PeekResponse)> done;
   };

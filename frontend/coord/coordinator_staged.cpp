@@ -126,7 +126,14 @@ void Coordinator::release_staged_keys(const StagedWrite& write) {
 
 void Coordinator::feed_staged(const CommittedFeed& feed, std::shared_ptr<std::vector<compute::Update>>* pending) {
   auto table = tables_.find(feed.staged->table);  // absent: dropped since
-  if (table == tables_.end() || table->second.inputs.empty()) return;
+  if (table == tables_.end() || (table->second.inputs.empty() && table->second.replays.empty())) return;
+  // An input still being replayed reads the write back itself, later, on
+  // the replay thread (table_replay.hpp).
+  for (auto& [cluster, replay] : table->second.replays) {
+    if (*pending) replay->backlog.push_back(FeedOp{FeedOp::Kind::kSend, *pending});
+    replay->backlog.push_back(
+        FeedOp{FeedOp::Kind::kStaged, nullptr, feed.time, feed.staged->shard, feed.staged->stage});
+  }
   std::vector<compute::SnapshotLoader> loaders;
   for (auto& [cluster, input] : table->second.inputs) {
     if (*pending) input->send_shared(*pending);
@@ -136,6 +143,7 @@ void Coordinator::feed_staged(const CommittedFeed& feed, std::shared_ptr<std::ve
     loaders.push_back(input->load_snapshot(feed.time));
   }
   pending->reset();
+  if (loaders.empty()) return;
   Status read = shards_->scan_staged(feed.staged->shard, feed.staged->stage, [&](std::string_view row, Diff diff) {
     for (compute::SnapshotLoader& loader : loaders) loader.push(RowRef(row), diff);
   });

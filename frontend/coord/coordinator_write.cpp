@@ -103,14 +103,16 @@ std::vector<Coordinator::CommittedFeed> Coordinator::feed_compute() {
   // Per table, one chunk of updates for all the queued writes, shared by
   // every cluster's input (no copy per cluster, and one chunk for an input
   // to keep however many writes the group commit gathered).
-  // A table no dataflow reads (no input anywhere) gets no chunk at all.
+  // A table no dataflow reads (no input anywhere) gets no chunk at all. An
+  // input still being replayed gets the same steps in its backlog
+  // (table_replay.hpp).
   std::map<compute::GlobalId, std::shared_ptr<std::vector<compute::Update>>> chunks;
   for (CommittedFeed& feed : feeds) {
     if (feed.staged) feed_staged(feed, &chunks[feed.staged->table]);
     if (!feed.writes) continue;
     for (auto& w : *feed.writes) {
       auto table = tables_.find(w.table);  // absent: dropped while the write committed
-      if (table == tables_.end() || table->second.inputs.empty()) continue;
+      if (table == tables_.end() || (table->second.inputs.empty() && table->second.replays.empty())) continue;
       auto& chunk = chunks[w.table];
       if (!chunk) {
         chunk = std::make_shared<std::vector<compute::Update>>();
@@ -121,7 +123,9 @@ std::vector<Coordinator::CommittedFeed> Coordinator::feed_compute() {
   }
   for (auto& [table, chunk] : chunks) {
     if (!chunk) continue;  // sent before a staged write (feed_staged)
-    for (auto& [cluster, input] : tables_.find(table)->second.inputs) input->send_shared(chunk);
+    Table& t = tables_.find(table)->second;
+    for (auto& [cluster, input] : t.inputs) input->send_shared(chunk);
+    for (auto& [cluster, replay] : t.replays) replay->backlog.push_back(FeedOp{FeedOp::Kind::kSend, chunk});
   }
   Timestamp upper = feeds.back().time + 1;  // commits queue in timestamp order
   oracle_->apply_write(upper - 1);
@@ -130,6 +134,9 @@ std::vector<Coordinator::CommittedFeed> Coordinator::feed_compute() {
     // upper already.
     for (auto& [cluster, input] : table.inputs) {
       if (input->frontier() < upper) input->advance_to(upper);
+    }
+    for (auto& [cluster, replay] : table.replays) {
+      replay->backlog.push_back(FeedOp{FeedOp::Kind::kAdvance, nullptr, upper});
     }
   }
   fed_upper_ = std::max(fed_upper_, upper);

@@ -4,6 +4,7 @@
 
 #include "common/func_resolve.hpp"
 #include "planner/binder/grouping.hpp"
+#include "planner/binder/variance.hpp"
 #include "planner/binder/windowing.hpp"
 #include "planner/mir/mir.hpp"
 
@@ -160,7 +161,6 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
     if (seen) continue;
     const auto& call = *call_expr->as<sql::FunctionCall>();
     std::string name = call.name.back();
-    if (!call.order_by.empty()) return not_supported_at("ORDER BY in aggregate calls is", call_expr->pos);
     std::optional<ScalarExpr> cond;
     if (call.filter) {
       TANDEM_ASSIGN_OR_RETURN(ScalarExpr f, arg_binder.bind_condition(*call.filter, "FILTER"));
@@ -204,6 +204,21 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
       };
       size_t want = name == "string_agg" ? 2 : 1;
       if (args.size() != want) return no_function();
+      // The aggregate's own ORDER BY: the order string_agg and array_agg
+      // take their values in; the others' value does not depend on it.
+      std::vector<compute::AggregateOrder> order;
+      for (const auto& item : call.order_by) {
+        TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, arg_binder.bind(item.expr));
+        TANDEM_ASSIGN_OR_RETURN(e, arg_binder.resolve_unknown_as_text(std::move(e)));
+        if (call.distinct && !(e == args[0])) {
+          return at_pos(Status::error(sqlstate::kInvalidColumnReference,
+                                      "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"),
+                        item.expr.pos);
+        }
+        const bool nulls_first = item.nulls == sql::OrderByItem::Nulls::kDefault ? item.desc
+                                                                                  : item.nulls == sql::OrderByItem::Nulls::kFirst;
+        order.push_back(compute::AggregateOrder{std::move(e), item.desc, !nulls_first});
+      }
       if (args[0].type().id == TypeId::kUnknown) {
         TANDEM_ASSIGN_OR_RETURN(args[0], make_cast(std::move(args[0]), ColumnType{TypeId::kText}, CastContext::kImplicit));
       }
@@ -243,7 +258,7 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
         if (array_type_of(t) == TypeId::kUnknown) {
           return not_supported_at("array_agg over " + std::string(type_name(t)) + " is", call_expr->pos);
         }
-        value = add({compute::AggregateFunc::kArrayAgg, x, call.distinct, std::nullopt});
+        value = add({compute::AggregateFunc::kArrayAgg, args[0], call.distinct, std::nullopt, std::move(order), cond});
       } else if (name == "string_agg") {
         if (!is_string_type(t) || !args[1].is_literal()) {
           if (!is_string_type(t)) return no_function();
@@ -251,7 +266,11 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
         }
         TANDEM_ASSIGN_OR_RETURN(ScalarExpr text, make_cast(x, ColumnType{TypeId::kText}, CastContext::kImplicit));
         TANDEM_ASSIGN_OR_RETURN(ScalarExpr sep, make_cast(args[1], ColumnType{TypeId::kText}, CastContext::kImplicit));
-        value = add({compute::AggregateFunc::kStringAgg, std::move(text), call.distinct, std::move(sep)});
+        value = add({compute::AggregateFunc::kStringAgg, std::move(text), call.distinct, std::move(sep), std::move(order)});
+      } else if (is_variance_aggregate(name)) {
+        if (!numeric_input) return no_function();
+        if (call.distinct) return not_supported_at(name + "(DISTINCT ...) is", call_expr->pos);
+        TANDEM_ASSIGN_OR_RETURN(value, bind_variance(name, x, add));
       } else {
         return not_supported_at("aggregate function " + name + " is", call_expr->pos);
       }
@@ -263,7 +282,6 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
 }
 
 Result<BoundQuery> QueryBinder::bind_select(const sql::Select& select, const Scope& outer, const sql::Query* query) {
-  if (select.distinct == sql::Select::Distinct::kDistinctOn) return not_supported_at("DISTINCT ON is", select.pos);
   if (auto lifted = lift_select_list_srf(select)) {
     if (!lifted->ok()) return lifted->status();
     return bind_select(**lifted, outer, query);
@@ -385,54 +403,106 @@ Result<BoundQuery> QueryBinder::bind_select(const sql::Select& select, const Sco
   if (distinct && visible == 0) {
     return at_pos(Status::error(sqlstate::kSyntaxError, "SELECT DISTINCT must have at least one column"), select.pos);
   }
+  // An ORDER BY or DISTINCT ON expression: an output position, an output
+  // name, a select-list expression, or any expression over the FROM row
+  // (then computed as a hidden column after the visible ones).
+  auto sort_column = [&](const sql::Expr& expr) -> Result<size_t> {
+    Status error;
+    std::optional<size_t> column = ordinal(expr, visible, &error);
+    if (!error.is_ok()) return error;
+    if (!column) {
+      if (auto* c = expr.as<sql::ColumnRef>(); c && c->names.size() == 1) {
+        for (size_t i = 0; i < visible; ++i) {
+          if (out.columns[i].name != c->names[0]) continue;
+          if (column && !(exprs[*column] == exprs[i])) {
+            return at_pos(Status::error(sqlstate::kAmbiguousColumn, "ORDER BY \"" + c->names[0] + "\" is ambiguous"),
+                          expr.pos);
+          }
+          if (!column) column = i;
+        }
+      }
+    }
+    if (!column) {
+      for (size_t i = 0; i < visible && !column; ++i) {
+        if (item_asts[i] && *item_asts[i] == expr) column = i;
+      }
+    }
+    if (!column) {
+      TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, binder.bind(expr));
+      TANDEM_ASSIGN_OR_RETURN(e, binder.resolve_unknown_as_text(std::move(e)));
+      for (size_t i = 0; i < exprs.size() && !column; ++i) {
+        if (exprs[i] == e) column = i;
+      }
+      if (!column) {
+        if (distinct) {
+          return at_pos(Status::error(sqlstate::kInvalidColumnReference,
+                                      "for SELECT DISTINCT, ORDER BY expressions must appear in select list"),
+                        expr.pos);
+        }
+        column = exprs.size();
+        exprs.push_back(std::move(e));
+      }
+    }
+    return *column;
+  };
   if (query) {
     for (const auto& item : query->order_by) {
-      Status error;
-      std::optional<size_t> column = ordinal(item.expr, visible, &error);
-      if (!error.is_ok()) return error;
-      if (!column) {
-        if (auto* c = item.expr.as<sql::ColumnRef>(); c && c->names.size() == 1) {
-          for (size_t i = 0; i < visible; ++i) {
-            if (out.columns[i].name != c->names[0]) continue;
-            if (column && !(exprs[*column] == exprs[i])) {
-              return at_pos(Status::error(sqlstate::kAmbiguousColumn, "ORDER BY \"" + c->names[0] + "\" is ambiguous"),
-                            item.expr.pos);
-            }
-            if (!column) column = i;
-          }
-        }
-      }
-      if (!column) {
-        for (size_t i = 0; i < visible && !column; ++i) {
-          if (item_asts[i] && *item_asts[i] == item.expr) column = i;
-        }
-      }
-      if (!column) {
-        TANDEM_ASSIGN_OR_RETURN(ScalarExpr e, binder.bind(item.expr));
-        TANDEM_ASSIGN_OR_RETURN(e, binder.resolve_unknown_as_text(std::move(e)));
-        for (size_t i = 0; i < exprs.size() && !column; ++i) {
-          if (exprs[i] == e) column = i;
-        }
-        if (!column) {
-          if (distinct) {
-            return at_pos(Status::error(sqlstate::kInvalidColumnReference,
-                                        "for SELECT DISTINCT, ORDER BY expressions must appear in select list"),
-                          item.expr.pos);
-          }
-          column = exprs.size();
-          exprs.push_back(std::move(e));
-        }
-      }
+      TANDEM_ASSIGN_OR_RETURN(size_t column, sort_column(item.expr));
       bool nulls_first = item.nulls == sql::OrderByItem::Nulls::kDefault ? item.desc
                                                                           : item.nulls == sql::OrderByItem::Nulls::kFirst;
-      out.order_by.push_back(SortKey{*column, item.desc, nulls_first});
+      out.order_by.push_back(SortKey{column, item.desc, nulls_first});
     }
+  }
+  // DISTINCT ON (e, ...): the first row of each group of equal e under the
+  // ORDER BY, whose leading items must be the DISTINCT ON expressions (as
+  // PostgreSQL requires); a TopK of one row per group.
+  struct FirstPerGroup {
+    std::vector<size_t> group_key;
+    std::vector<compute::ColumnOrder> order;
+  };
+  std::optional<FirstPerGroup> distinct_on;
+  if (select.distinct == sql::Select::Distinct::kDistinctOn) {
+    FirstPerGroup first;
+    std::vector<const sql::Expr*> on_asts;
+    for (const auto& e : select.distinct_on) {
+      TANDEM_ASSIGN_OR_RETURN(size_t column, sort_column(e));
+      first.group_key.push_back(column);
+      on_asts.push_back(&e);
+    }
+    bool skipped = false;
+    for (const SortKey& k : out.order_by) {
+      auto on = std::find(first.group_key.begin(), first.group_key.end(), k.column);
+      if (on == first.group_key.end()) {
+        skipped = true;
+        continue;
+      }
+      if (skipped) {
+        return at_pos(Status::error(sqlstate::kInvalidColumnReference,
+                                    "SELECT DISTINCT ON expressions must match initial ORDER BY expressions"),
+                      on_asts[static_cast<size_t>(on - first.group_key.begin())]->pos);
+      }
+    }
+    // An item left out of the ORDER BY may follow it only if no ORDER BY
+    // item was skipped.
+    for (size_t i = 0; i < first.group_key.size() && skipped; ++i) {
+      auto in_order = [&](const SortKey& k) { return k.column == first.group_key[i]; };
+      if (std::none_of(out.order_by.begin(), out.order_by.end(), in_order)) {
+        return at_pos(Status::error(sqlstate::kInvalidColumnReference,
+                                    "SELECT DISTINCT ON expressions must match initial ORDER BY expressions"),
+                      on_asts[i]->pos);
+      }
+    }
+    for (const SortKey& k : out.order_by) first.order.push_back(compute::ColumnOrder{k.column, k.desc, !k.nulls_first});
+    distinct_on = std::move(first);
   }
   size_t width = own + site.pending.size();
   size_t n = exprs.size();
   rel = hir::Rel{hir::Map{apply_site(std::move(rel), site), std::move(exprs)}};
   rel = project_range(std::move(rel), width, width + n);
   if (distinct) rel = hir::Rel{hir::Distinct{std::move(rel)}};
+  if (distinct_on) {
+    rel = hir::Rel{hir::TopK{std::move(rel), std::move(distinct_on->order), 1, 0, std::move(distinct_on->group_key)}};
+  }
   out.rel = std::move(rel);
   return out;
 }

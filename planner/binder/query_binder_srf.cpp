@@ -1,6 +1,7 @@
 // Set-returning functions in the SELECT list. PostgreSQL runs
-// `SELECT k, unnest(a) FROM t` as one output row per element of each input
-// row; with a single such call that is a LATERAL call after the FROM items:
+// `SELECT k, unnest(a) FROM t` (or generate_series) as one output row per
+// element of each input row; with a single such call that is a LATERAL
+// call after the FROM items:
 //   SELECT k, _srf.unnest AS unnest FROM t, unnest(a) AS _srf(unnest)
 // Several calls (which PostgreSQL runs in lock step), calls in a grouped
 // query (which PostgreSQL runs after grouping) and calls nested in an
@@ -14,7 +15,7 @@ bool is_srf(const sql::Expr& e) {
   const auto* call = e.as<sql::FunctionCall>();
   if (call == nullptr || call->over) return false;
   const std::string& name = call->name.back();
-  return name == "unnest" && (call->name.size() == 1 || call->name[0] == "pg_catalog");
+  return (name == "unnest" || name == "generate_series") && (call->name.size() == 1 || call->name[0] == "pg_catalog");
 }
 
 }  // namespace
@@ -35,10 +36,11 @@ std::optional<Result<sql::Select>> lift_select_list_srf(const sql::Select& selec
     return Result<sql::Select>(not_supported_at("set-returning functions in a grouped SELECT list are", item.expr.pos));
   }
   sql::Select lifted = select;
-  sql::TableFunction call{true, *item.expr.as<sql::FunctionCall>(), false, sql::TableAlias{"_srf", {"unnest"}}};
+  const std::string name = item.expr.as<sql::FunctionCall>()->name.back();
+  sql::TableFunction call{true, *item.expr.as<sql::FunctionCall>(), false, sql::TableAlias{"_srf", {name}}};
   lifted.from.push_back(sql::TableRef{std::move(call), item.expr.pos});
-  lifted.projection[found] = sql::SelectItem{sql::Expr{sql::ColumnRef{{"_srf", "unnest"}}, item.expr.pos},
-                                             item.alias ? item.alias : std::optional<std::string>("unnest")};
+  lifted.projection[found] = sql::SelectItem{sql::Expr{sql::ColumnRef{{"_srf", name}}, item.expr.pos},
+                                             item.alias ? item.alias : std::optional<std::string>(name)};
   return Result<sql::Select>(std::move(lifted));
 }
 

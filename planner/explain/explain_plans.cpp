@@ -35,10 +35,18 @@ std::string aggregate(const compute::AggregateExpr& a) {
     case AggregateFunc::kMin: name = "min"; break;
     case AggregateFunc::kMax: name = "max"; break;
     case AggregateFunc::kStringAgg: name = "string_agg"; break;
+    case AggregateFunc::kArrayAgg: name = "array_agg"; break;
     default: name = "sum"; break;
   }
   std::string s = name + "(" + (a.distinct ? "distinct " : "") + print(a.expr);
   if (a.separator) s += ", " + print(*a.separator);
+  for (std::size_t i = 0; i < a.order_by.size(); ++i) {
+    const compute::AggregateOrder& o = a.order_by[i];
+    s += (i ? ", " : " order_by=[") + print(o.expr) + (o.desc ? " desc" : " asc") +
+         (o.nulls_last ? " nulls_last" : " nulls_first");
+    if (i + 1 == a.order_by.size()) s += "]";
+  }
+  if (a.filter) s += " filter=" + print(*a.filter);
   return s + ")";
 }
 
@@ -146,7 +154,7 @@ ExplainNode hir_node(const hir::Rel& rel) {
           for (const auto& i : n.inputs) u.inputs.push_back(hir_node(i));
           return u;
         } else if constexpr (std::is_same_v<T, hir::TopK>) {
-          return hir_unary("TopK", topk_args({}, n.order, n.limit, n.offset), *n.input);
+          return hir_unary("TopK", topk_args(n.group_key, n.order, n.limit, n.offset), *n.input);
         } else if constexpr (std::is_same_v<T, hir::Window>) {
           return hir_unary("Window", compute::window_text(n.partition_by, n.order_by, n.funcs), *n.input);
         } else if constexpr (std::is_same_v<T, hir::FlatMap>) {

@@ -21,7 +21,7 @@ bool at_most_one_row(const Rel& rel) {
         } else if constexpr (std::is_same_v<T, Reduce>) {
           return n.group_key.empty();
         } else if constexpr (std::is_same_v<T, TopK>) {
-          return (n.limit && *n.limit <= 1) || at_most_one_row(*n.input);
+          return (n.group_key.empty() && n.limit && *n.limit <= 1) || at_most_one_row(*n.input);
         } else if constexpr (std::is_same_v<T, Constant>) {
           return n.rows.size() <= 1;
         } else {
@@ -134,6 +134,10 @@ bool references(const Rel& rel, size_t lo, size_t hi) {
           if (any_references(n.group_key, lo, hi)) return true;
           for (const auto& a : n.aggregates) {
             if (references(a.expr, lo, hi) || (a.separator && references(*a.separator, lo, hi))) return true;
+            for (const auto& o : a.order_by) {
+              if (references(o.expr, lo, hi)) return true;
+            }
+            if (a.filter && references(*a.filter, lo, hi)) return true;
           }
           return references(*n.input, lo, hi);
         } else if constexpr (std::is_same_v<T, Union>) {
@@ -175,6 +179,8 @@ void for_each_expr(Rel& rel, const std::function<void(ScalarExpr&)>& f) {
           for (auto& a : n.aggregates) {
             f(a.expr);
             if (a.separator) f(*a.separator);
+            for (auto& o : a.order_by) f(o.expr);
+            if (a.filter) f(*a.filter);
           }
           for_each_expr(*n.input, f);
         } else if constexpr (std::is_same_v<T, Union>) {

@@ -103,6 +103,7 @@ struct TopK {
   std::vector<compute::ColumnOrder> order;  // own columns
   std::optional<int64_t> limit;
   int64_t offset = 0;
+  std::vector<size_t> group_key;  // own columns: limit and offset apply per group
 };
 struct FlatMap {
   Box<Rel> input;

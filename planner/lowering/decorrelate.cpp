@@ -249,6 +249,8 @@ class Decorrelator {
     for (auto a : n.aggregates) {
       a.expr = remap(std::move(a.expr), ctx);
       if (a.separator) a.separator = remap(std::move(*a.separator), ctx);
+      for (auto& o : a.order_by) o.expr = remap(std::move(o.expr), ctx);
+      if (a.filter) a.filter = remap(std::move(*a.filter), ctx);
       r.aggregates.push_back(std::move(a));
     }
     std::vector<ScalarExpr> defaults;
@@ -314,6 +316,7 @@ class Decorrelator {
     size_t w = ctx.width();
     mir::TopK t{std::move(in), range(0, w), n.order, n.limit, n.offset};
     for (auto& o : t.order) o.column += w;
+    for (size_t k : n.group_key) t.group_key.push_back(k + w);
     return Rel{std::move(t)};
   }
   Result<Rel> visit(const hir::Window& n, const Ctx& ctx) {

@@ -293,7 +293,8 @@ std::string explain(const Rel& rel, int indent) {
           if (!n.group_key.empty()) s += " group_by=[" + join_exprs(n.group_key) + "]";
           s += " aggregates=[";
           static constexpr const char* kNames[] = {"count(*)", "count", "sum", "sum", "sum", "sum",
-                                                   "min",      "max",   "string_agg"};
+                                                   "min",      "max",   "string_agg", "array_agg"};
+          static_assert(std::size(kNames) == static_cast<size_t>(AggregateFunc::kArrayAgg) + 1);
           for (size_t i = 0; i < n.aggregates.size(); ++i) {
             const auto& a = n.aggregates[i];
             s += (i ? ", " : "") + std::string(kNames[static_cast<int>(a.func)]);

@@ -180,6 +180,18 @@ NodePtr QueryGen::order_all(const std::vector<Column>& cols) {
   return node(out);
 }
 
+// The first row, under an ORDER BY over every column, of each group of
+// equal leading columns: a total order, so one answer is right.
+Query QueryGen::distinct_on(Query q) {
+  const std::size_t keys = static_cast<std::size_t>(rng_.range(1, static_cast<int>(std::min<std::size_t>(q.columns.size(), 2))));
+  std::string on;
+  for (std::size_t i = 0; i < keys; ++i) on += (i ? ", " : "") + std::to_string(i + 1);
+  NodePtr wrapped = node("SELECT DISTINCT ON (", on, ") * FROM (", q.node, ") AS don", order_all(q.columns));
+  q.node = with_simpler(wrapped, {q.node});
+  q.total_order = true;
+  return q;
+}
+
 Query QueryGen::parenthesised(Query q) {
   if (q.columns.empty()) return q;
   NodePtr limit = node(" LIMIT ", std::to_string(rng_.range(0, 4)));
@@ -372,7 +384,9 @@ Query QueryGen::top_query() {
     q = parenthesised(select_core(top, CoreSpec{}));
   } else {
     q = query(top, nullptr, true);
-    if (!q.columns.empty() && rng_.chance(0.35)) {
+    if (!q.columns.empty() && f_.on("distinct-on") && rng_.chance(0.08)) {
+      q = distinct_on(q);
+    } else if (!q.columns.empty() && rng_.chance(0.35)) {
       NodePtr tail = order_all(q.columns);
       if (f_.on("order-limit") && rng_.chance(0.5)) {
         tail = node(tail, with_simpler(node(" LIMIT ", std::to_string(rng_.range(0, 5))), {node()}));
@@ -394,6 +408,8 @@ Query QueryGen::view_query() {
   Query q = query(top, nullptr, false);
   if (f_.on("order-limit") && !q.columns.empty() && rng_.chance(0.1)) {
     q.node = node(q.node, order_all(q.columns), " LIMIT ", std::to_string(rng_.range(1, 4)));
+  } else if (f_.on("distinct-on") && !q.columns.empty() && rng_.chance(0.08)) {
+    q = distinct_on(q);
   }
   // Column names of a view must be unique: a set operation keeps its
   // left branch's names, which select_core made unique.

@@ -84,6 +84,7 @@ class QueryGen {
   Query branch(const Ctx& outer, const std::vector<Type>* want, bool paren_ok = true);
   Query select_core(const Ctx& outer, const CoreSpec& spec);
   Query parenthesised(Query q);
+  Query distinct_on(Query q);
   NodePtr order_all(const std::vector<Column>& cols);
   FromOut from_item(const Ctx& outer);
   FromOut join_tree(const Ctx& outer, int items);

@@ -110,6 +110,13 @@ NodePtr QueryGen::aggregate(Type t, const Ctx& c, bool simplifiable) {
       break;
     default: break;
   }
+  if (f_.on("variance") && (t == Type::kNumeric || t == Type::kDouble)) {
+    static const std::vector<const char*> kNames = {"var_samp(", "var_pop(", "variance(",
+                                                    "stddev_samp(", "stddev_pop(", "stddev("};
+    const Type at = t == Type::kDouble ? Type::kDouble
+                                       : rng_.pick(std::vector<Type>{Type::kInt, Type::kBigint, Type::kNumeric});
+    options.push_back(node(rng_.pick(kNames), arg(at), ")"));
+  }
   if (t != Type::kBool) {
     options.push_back(node(rng_.chance(0.5) ? "min(" : "max(", arg(t), ")"));
   } else {
@@ -159,6 +166,17 @@ NodePtr QueryGen::number_expr(Type t, const Ctx& c, int depth) {
       return with_simpler(node("CAST(", x, " AS ", type_sql(t), ")"), {literal(t, false), from == t ? x : nullptr});
     }
     case 4: {  // functions
+      if ((t == Type::kInt || t == Type::kBigint) && f_.on("bitwise") && rng_.chance(0.3)) {
+        NodePtr x = expr(t, c, d);
+        if (rng_.chance(0.2)) return with_simpler(node("(~", x, ")"), {x});
+        if (rng_.chance(0.3)) {
+          const char* shift = rng_.chance(0.5) ? " << " : " >> ";
+          return with_simpler(node("(", x, shift, std::to_string(rng_.range(0, 40)), ")"), {x});
+        }
+        const char* op = rng_.pick(std::vector<const char*>{" & ", " | ", " # "});
+        NodePtr y = expr(t, c, d);
+        return with_simpler(node("(", x, op, y, ")"), {x, y});
+      }
       if (!f_.on("functions")) return leaf(t, c);
       NodePtr x = expr(t, c, d);
       if (t == Type::kNumeric && rng_.chance(0.5)) {
