@@ -391,6 +391,17 @@ class TopKLogic final : public GroupLogic {
 
 }  // namespace
 
+struct AggregateAccumulator::State {
+  explicit State(AggregateFunc func) : agg{func, ScalarExpr::null(ColumnType{TypeId::kInt8}), false, std::nullopt}, state(agg) {}
+  AggregateExpr agg;
+  AggregateState state;  // refers to agg
+};
+
+AggregateAccumulator::AggregateAccumulator(AggregateFunc func) : state_(std::make_unique<State>(func)) {}
+AggregateAccumulator::~AggregateAccumulator() = default;
+Status AggregateAccumulator::add(const Datum& v, Diff mult) { return state_->state.add(v, mult); }
+Status AggregateAccumulator::finish(RowPacker& packer) { return state_->state.finish(packer, std::nullopt); }
+
 std::unique_ptr<GroupLogic> make_reduce_logic(std::vector<AggregateExpr> aggregates) {
   return std::make_unique<ReduceLogic>(std::move(aggregates));
 }

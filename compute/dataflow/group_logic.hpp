@@ -49,6 +49,27 @@ class GroupLogic {
   virtual void apply(RowRef key, const GroupContents& group, GroupResult* out) = 0;
 };
 
+// One aggregate's running value over the values fed to it: the Reduce's
+// per-group arithmetic (exact sums, overflow errors), shared with window
+// aggregates. kStringAgg and kArrayAgg are not supported here.
+// Threading: one thread.
+class AggregateAccumulator {
+ public:
+  explicit AggregateAccumulator(AggregateFunc func);
+  ~AggregateAccumulator();
+  AggregateAccumulator(const AggregateAccumulator&) = delete;
+  AggregateAccumulator& operator=(const AggregateAccumulator&) = delete;
+  // Feeds a non-NULL value `mult` (> 0) times (kCountAll: any value).
+  Status add(const Datum& v, Diff mult);
+  // Appends the aggregate's value over everything fed so far; may be
+  // called again after more values are fed.
+  Status finish(RowPacker& packer);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 std::unique_ptr<GroupLogic> make_reduce_logic(std::vector<AggregateExpr> aggregates);
 std::unique_ptr<GroupLogic> make_distinct_logic();
 std::unique_ptr<GroupLogic> make_threshold_logic();

@@ -10,6 +10,7 @@
 #include "compute/dataflow/join_op.hpp"
 #include "compute/dataflow/reduce_collation.hpp"
 #include "compute/dataflow/stateless_ops.hpp"
+#include "compute/dataflow/window_logic.hpp"
 
 namespace tandem::compute {
 namespace {
@@ -295,6 +296,11 @@ class Renderer {
     TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
     ArrangeOp* a = arrange_for_group(in, column_key(n.group_key));
     return static_cast<Operator*>(add<GroupOp>({a}, "TopK", a, make_topk_logic(n.order, n.limit, n.offset)));
+  }
+  Result<Operator*> visit(const Window& n) {
+    TANDEM_ASSIGN_OR_RETURN(Operator * in, node(*n.input));
+    ArrangeOp* a = arrange_for_group(in, column_key(n.partition_by));
+    return static_cast<Operator*>(add<GroupOp>({a}, "Window", a, make_window_logic(n.order_by, n.funcs)));
   }
   Result<Operator*> visit(const Union& n) {
     std::vector<Operator*> ins;

@@ -16,6 +16,7 @@
 //     A group with no rows produces no row (a global aggregate over an empty
 //     input is the planner's business, as in Materialize).
 //   FlatMap: the input row followed by the table function's columns.
+//   Window: the input row followed by one column per window function.
 // Threading: plain values; immutable once built.
 #pragma once
 
@@ -33,6 +34,7 @@
 #include "compute/plan/global_id.hpp"
 #include "compute/plan/map_filter_project.hpp"
 #include "compute/plan/table_func.hpp"
+#include "compute/plan/window.hpp"
 
 namespace tandem::compute {
 
@@ -120,6 +122,16 @@ struct TopK {
   bool operator==(const TopK&) const = default;
 };
 
+// Window functions (window.hpp) per partition of `partition_by` columns,
+// rows ordered by `order_by`; one row out per input row.
+struct Window {
+  PlanBox input;
+  std::vector<std::size_t> partition_by;
+  std::vector<ColumnOrder> order_by;
+  std::vector<WindowFunc> funcs;
+  bool operator==(const Window&) const = default;
+};
+
 struct Union {
   std::vector<PlanNode> inputs;
   bool operator==(const Union&) const;
@@ -139,7 +151,7 @@ struct FlatMap {
 
 struct PlanNode {
   using Node = std::variant<Get, Constant, Mfp, ArrangeBy, Join, Reduce, Distinct, Threshold, TopK,
-                            Union, Negate, FlatMap>;
+                            Union, Negate, FlatMap, Window>;
   Node node;
   bool operator==(const PlanNode& o) const { return node == o.node; }
 };

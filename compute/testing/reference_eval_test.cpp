@@ -6,6 +6,7 @@
 #include "compute/dataflow/error_row.hpp"
 #include "compute/dataflow/group_logic.hpp"
 #include "compute/dataflow/mfp_eval.hpp"
+#include "compute/dataflow/window_logic.hpp"
 
 namespace tandem::compute::testing {
 namespace {
@@ -157,6 +158,14 @@ struct Evaluator {
     merge_errs(out, in);
     Keyed keyed = key_by(in, columns(n.group_key), false, true, out);
     apply_logic(keyed, *make_topk_logic(n.order, n.limit, n.offset), out);
+    return out;
+  }
+  RefCollection operator()(const Window& n) {
+    RefCollection in = run(*n.input);
+    RefCollection out;
+    merge_errs(out, in);
+    Keyed keyed = key_by(in, columns(n.partition_by), false, true, out);
+    apply_logic(keyed, *make_window_logic(n.order_by, n.funcs), out);
     return out;
   }
   RefCollection operator()(const Union& n) {

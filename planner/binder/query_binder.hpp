@@ -66,6 +66,7 @@ class QueryBinder {
     std::vector<hir::Subquery> pending;
   };
   struct Grouping;
+  struct Windowing;
 
   Result<BoundQuery> bind_set_expr(const sql::SetExpr& body, const Scope& outer, const sql::Query* query);
   Result<BoundQuery> bind_values(const sql::Values& values, const Scope& outer);
@@ -91,6 +92,15 @@ class QueryBinder {
   Result<BoundQuery> bind_select(const sql::Select& select, const Scope& outer, const sql::Query* query);
   Result<Grouping> bind_grouping(const sql::Select& select, const sql::Query* query, const Scope& from_scope,
                                  size_t outer_width);
+
+  // query_binder_window.cpp: the window calls of the select list and ORDER
+  // BY over `rel` (own width `own`, bound in `scope`), see windowing.hpp.
+  Result<Windowing> bind_windows(const sql::Select& select, const sql::Query* query, const Scope& scope,
+                                 const Grouping* grouping, hir::Rel rel, size_t own);
+  Result<compute::WindowFrame> bind_window_frame(const sql::WindowSpec& spec, ExprBinder& binder);
+  // A hook binding the window calls of `w` to their values, else `base`'s.
+  // REQUIRES: `w` outlives the hook.
+  static ExprBinder::Hook window_hook(const Windowing& w, ExprBinder::Hook base);
 
   // query_binder_subquery.cpp
   // A hook binding subqueries into `site` (nullptr: not allowed here) and,

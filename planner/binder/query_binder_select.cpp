@@ -6,6 +6,7 @@
 #include "common/jsonb.hpp"
 #include "planner/binder/grouping.hpp"
 #include "planner/binder/variance.hpp"
+#include "planner/binder/windowing.hpp"
 #include "planner/mir/mir.hpp"
 
 namespace tandem::planner {
@@ -55,6 +56,10 @@ void collect_aggregates(const sql::Expr& e, std::vector<const sql::Expr*>* out) 
             return;
           }
           for (const auto& a : n.args) rec(a);
+          if (n.over) {
+            for (const auto& p : n.over->partition_by) rec(p);
+            for (const auto& o : n.over->order_by) rec(o.expr);
+          }
         } else if constexpr (std::is_same_v<T, sql::UnaryOp>) {
           rec(*n.operand);
         } else if constexpr (std::is_same_v<T, sql::BinaryOp> || std::is_same_v<T, sql::IsDistinctFrom>) {
@@ -361,9 +366,20 @@ Result<BoundQuery> QueryBinder::bind_select(const sql::Select& select, const Sco
     }
   }
 
+  std::optional<Windowing> windowing;
+  if (has_window_calls(select, query)) {
+    TANDEM_ASSIGN_OR_RETURN(Windowing w, bind_windows(select, query, *scope, grouping ? &*grouping : nullptr,
+                                                      std::move(rel), own));
+    windowing = std::move(w);
+    rel = std::move(windowing->rel);
+    own = windowing->own;
+    scope = &windowing->post;
+  }
+
   SubquerySite site;
   ExprBinder binder(*scope, param_types_, hir::kParamBase);
   binder.set_hook(make_hook(&site, grouping ? &*grouping : nullptr, "SELECT"));
+  if (windowing) binder.set_hook(window_hook(*windowing, make_hook(&site, grouping ? &*grouping : nullptr, "SELECT")));
   BoundQuery out;
   std::vector<ScalarExpr> exprs;
   std::vector<const sql::Expr*> item_asts;

@@ -28,6 +28,14 @@ ExprBinder::Hook QueryBinder::make_hook(SubquerySite* site, const Grouping* grou
         if (grouping->agg_asts[i] == e) return Result<ScalarExpr>(grouping->agg_values[i]);
       }
     }
+    if (auto* call = e.as<sql::FunctionCall>(); call && call->over) {
+      // The select list binds its window calls before this hook sees them.
+      if (clause == "aggregate function calls") {
+        return Result<ScalarExpr>(
+            Status::error(sqlstate::kGroupingError, "aggregate function calls cannot contain window function calls"));
+      }
+      return Result<ScalarExpr>(Status::error("42P20", "window functions are not allowed in " + clause));
+    }
     if (auto* call = e.as<sql::FunctionCall>(); call && !call->over && is_aggregate_name(call->name.back())) {
       if (clause == "aggregate function calls") {
         return Result<ScalarExpr>(Status::error(sqlstate::kGroupingError, "aggregate function calls cannot be nested"));

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "compute/plan/window_text.hpp"
+
 namespace tandem::planner {
 namespace {
 
@@ -155,6 +157,8 @@ ExplainNode hir_node(const hir::Rel& rel) {
           return u;
         } else if constexpr (std::is_same_v<T, hir::TopK>) {
           return hir_unary("TopK", topk_args(n.group_key, n.order, n.limit, n.offset), *n.input);
+        } else if constexpr (std::is_same_v<T, hir::Window>) {
+          return hir_unary("Window", compute::window_text(n.partition_by, n.order_by, n.funcs), *n.input);
         } else if constexpr (std::is_same_v<T, hir::FlatMap>) {
           return hir_unary("CallTable", std::string(table_func(n.func)) + "(" + list(n.args) + ")", *n.input);
         } else {
@@ -231,6 +235,9 @@ class MirExplainer {
   ExplainNode line(const mir::Threshold&) { return node("Threshold"); }
   ExplainNode line(const mir::Union&) { return node("Union"); }
   ExplainNode line(const mir::TopK& n) { return node("TopK", topk_args(n.group_key, n.order, n.limit, n.offset)); }
+  ExplainNode line(const mir::Window& n) {
+    return node("Window", compute::window_text(n.partition_by, n.order_by, n.funcs));
+  }
   ExplainNode line(const mir::FlatMap& n) {
     return node("FlatMap", std::string(table_func(n.func)) + "(" + list(n.args) + ")");
   }
@@ -376,6 +383,13 @@ class LirExplainer {
     return u;
   }
   ExplainNode line(const compute::Negate& n) { return unary(op("Negate"), *n.input); }
+  ExplainNode line(const compute::Window& n) {
+    ExplainNode w = op("Window");
+    if (!n.partition_by.empty()) w.details.push_back("Partition by: " + columns(n.partition_by));
+    if (!n.order_by.empty()) w.details.push_back("Order by: " + order_by(n.order_by));
+    w.details.push_back("Functions: " + compute::window_text({}, {}, n.funcs));
+    return unary(std::move(w), *n.input);
+  }
   ExplainNode line(const compute::FlatMap& n) {
     return unary(op("Table Function", std::string(table_func(n.func)) + "(" + list(n.args) + ")"), *n.input);
   }

@@ -74,6 +74,10 @@ std::vector<ColumnType> column_types(const Rel& rel) {
           auto out = column_types(*n.input);
           for (const auto& s : n.subqueries) out.push_back(subquery_type(s));
           return out;
+        } else if constexpr (std::is_same_v<T, Window>) {
+          auto out = column_types(*n.input);
+          for (const auto& f : n.funcs) out.push_back(f.type);
+          return out;
         } else {
           return column_types(*n.input);  // Filter, Distinct, Negate, Threshold, TopK
         }

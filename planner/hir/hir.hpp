@@ -24,6 +24,9 @@
 //   Distinct, Negate, Threshold, Union: as in MIR.
 //   TopK       ORDER BY/LIMIT/OFFSET of a subquery (order over own columns).
 //   FlatMap    input ++ generate_series(args) (args over outer ++ input).
+//   Window     input ++ one column per window function
+//              (compute/plan/window.hpp); partition, order and argument
+//              columns are own input columns.
 //   Apply      input ++ one column per subquery: a scalar subquery's single
 //              value (NULL for no row; several rows for one outer row are
 //              the evaluation error 21000 "more than one record produced in
@@ -107,6 +110,12 @@ struct FlatMap {
   compute::TableFunc func = compute::TableFunc::kGenerateSeriesInt4;
   std::vector<ScalarExpr> args;
 };
+struct Window {
+  Box<Rel> input;
+  std::vector<size_t> partition_by;
+  std::vector<compute::ColumnOrder> order_by;
+  std::vector<compute::WindowFunc> funcs;
+};
 struct Subquery {
   enum class Kind : uint8_t { kScalar, kExists };
   Kind kind = Kind::kExists;
@@ -119,7 +128,7 @@ struct Apply {
 
 struct Rel {
   using Node = std::variant<Get, Constant, Project, Map, Filter, Join, Reduce, Distinct, Negate, Threshold, Union,
-                            TopK, FlatMap, Apply>;
+                            TopK, FlatMap, Apply, Window>;
   Node node;
 };
 

@@ -319,6 +319,18 @@ class Decorrelator {
     for (size_t k : n.group_key) t.group_key.push_back(k + w);
     return Rel{std::move(t)};
   }
+  Result<Rel> visit(const hir::Window& n, const Ctx& ctx) {
+    TANDEM_ASSIGN_OR_RETURN(Rel in, lower(*n.input, ctx));
+    size_t w = ctx.width();
+    // Each outer row's rows are their own partitions.
+    mir::Window win{std::move(in), range(0, w), n.order_by, n.funcs};
+    for (size_t c : n.partition_by) win.partition_by.push_back(c + w);
+    for (auto& o : win.order_by) o.column += w;
+    for (auto& f : win.funcs) {
+      for (auto& a : f.args) a += w;
+    }
+    return Rel{std::move(win)};
+  }
   Result<Rel> visit(const hir::FlatMap& n, const Ctx& ctx) {
     TANDEM_ASSIGN_OR_RETURN(Rel in, lower(*n.input, ctx));
     std::vector<ScalarExpr> args;

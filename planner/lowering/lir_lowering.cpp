@@ -188,6 +188,10 @@ class Lowerer {
     TANDEM_ASSIGN_OR_RETURN(PlanNode in, lower(*n.input));
     return PlanNode{compute::TopK{std::move(in), n.group_key, n.order, n.limit, n.offset}};
   }
+  Result<PlanNode> visit(const mir::Window& n) {
+    TANDEM_ASSIGN_OR_RETURN(PlanNode in, lower(*n.input));
+    return PlanNode{compute::Window{std::move(in), n.partition_by, n.order_by, n.funcs}};
+  }
   Result<PlanNode> visit(const mir::FlatMap& n) {
     TANDEM_ASSIGN_OR_RETURN(PlanNode in, lower(*n.input));
     return PlanNode{compute::FlatMap{std::move(in), n.func, n.args}};

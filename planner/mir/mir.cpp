@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "compute/plan/window_text.hpp"
+
 namespace tandem::planner::mir {
 
 using compute::AggregateFunc;
@@ -129,6 +131,10 @@ std::vector<ColumnType> column_types(const Rel& rel) {
           auto out = column_types(*n.input);
           for (const ColumnType& t : table_func_types(n.func, n.args)) out.push_back(t);
           return out;
+        } else if constexpr (std::is_same_v<T, Window>) {
+          auto out = column_types(*n.input);
+          for (const auto& f : n.funcs) out.push_back(f.type);
+          return out;
         } else {
           return column_types(*n.input);
         }
@@ -186,7 +192,7 @@ std::vector<std::vector<size_t>> unique_keys(const Rel& rel) {
         } else if constexpr (std::is_same_v<T, TopK>) {
           out = unique_keys(*n.input);
           if (n.limit && *n.limit <= 1) add_key(&out, n.group_key);
-        } else if constexpr (std::is_same_v<T, Threshold>) {
+        } else if constexpr (std::is_same_v<T, Threshold> || std::is_same_v<T, Window>) {
           out = unique_keys(*n.input);
         } else if constexpr (std::is_same_v<T, Join>) {
           // The union of one key per input is a key (first key of each).
@@ -330,6 +336,8 @@ std::string explain(const Rel& rel, int indent) {
           if (n.limit) s += " limit=" + std::to_string(*n.limit);
           if (n.offset) s += " offset=" + std::to_string(n.offset);
           return s;
+        } else if constexpr (std::is_same_v<T, Window>) {
+          return "Window " + compute::window_text(n.partition_by, n.order_by, n.funcs);
         } else {
           return std::string("FlatMap ") + compute::table_func_name(n.func) + "(" + join_exprs(n.args) + ")";
         }

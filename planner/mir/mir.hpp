@@ -27,6 +27,8 @@
 //   Threshold  rows with positive multiplicity.  Union: the sum.
 //   TopK       per group of columns, rows [offset, offset + limit) in order.
 //   FlatMap    input ++ the table function's columns.
+//   Window     input ++ one column per window function, per partition of
+//              columns (compute/plan/window.hpp).
 // Threading: plain values.
 
 #include <cstdint>
@@ -113,9 +115,16 @@ struct FlatMap {
   std::vector<ScalarExpr> args;
 };
 
+struct Window {
+  RelBox input;
+  std::vector<size_t> partition_by;
+  std::vector<compute::ColumnOrder> order_by;
+  std::vector<compute::WindowFunc> funcs;
+};
+
 struct Rel {
   using Node = std::variant<Constant, Get, LocalGet, Let, Project, Map, Filter, Join, Reduce, Distinct, Negate,
-                            Threshold, Union, TopK, FlatMap>;
+                            Threshold, Union, TopK, FlatMap, Window>;
   Node node;
 };
 

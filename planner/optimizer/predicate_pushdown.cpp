@@ -17,6 +17,7 @@
 //              distribute over sums, negation and per-row counts.
 //   Reduce     predicates over group-key columns only (group keys inlined).
 //   TopK       predicates over its group columns only (whole groups).
+//   Window     predicates over its partition columns only (whole partitions).
 //   FlatMap    predicates over input columns only.
 //   Let        into the body (the value is shared: it gets only its own).
 // Outer joins need no special case: decorrelation expresses them as inner
@@ -173,6 +174,16 @@ void push(Rel& rel, std::vector<ScalarExpr> incoming) {
       (grouped ? down : stay).push_back(std::move(e));
     }
     push(*k->input, std::move(down));
+  } else if (auto* w = std::get_if<mir::Window>(&rel.node)) {
+    std::vector<ScalarExpr> down;
+    for (auto& e : preds) {
+      bool partitioned = true;
+      for (size_t c : support(e)) {
+        partitioned = partitioned && std::find(w->partition_by.begin(), w->partition_by.end(), c) != w->partition_by.end();
+      }
+      (partitioned ? down : stay).push_back(std::move(e));
+    }
+    push(*w->input, std::move(down));
   } else if (auto* fm = std::get_if<mir::FlatMap>(&rel.node)) {
     size_t base = mir::arity(*fm->input);
     std::vector<ScalarExpr> down;

@@ -134,6 +134,7 @@ struct WindowFrame {
 };
 struct WindowSpec {
   std::string name;  // OVER w (then the lists below are empty)
+  std::string base;  // OVER (w ORDER BY ...): the named window it extends
   std::vector<Expr> partition_by;
   std::vector<OrderByItem> order_by;
   bool has_frame = false;

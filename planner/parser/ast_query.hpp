@@ -77,6 +77,13 @@ struct SelectItem {
   bool operator==(const SelectItem&) const = default;
 };
 
+// WINDOW name AS (spec)
+struct NamedWindow {
+  std::string name;
+  WindowSpec spec;
+  bool operator==(const NamedWindow&) const = default;
+};
+
 struct Select {
   enum class Distinct : uint8_t { kNone, kDistinct, kDistinctOn };
   Distinct distinct = Distinct::kNone;  // SELECT ALL is kNone
@@ -86,6 +93,7 @@ struct Select {
   Box<Expr> where;
   std::vector<Expr> group_by;
   Box<Expr> having;
+  std::vector<NamedWindow> windows;  // WINDOW w AS (...), ...
   SourcePos pos;
   bool operator==(const Select&) const = default;
 };

@@ -104,6 +104,7 @@ class NameWalker {
     opt(s.where);
     exprs(s.group_by);
     opt(s.having);
+    for (NamedWindow& w : s.windows) window(w.spec);
   }
 
   void table_ref(TableRef& ref) {
@@ -131,13 +132,15 @@ class NameWalker {
     exprs(f.args);
     for (OrderByItem& o : f.order_by) expr(o.expr);
     opt(f.filter);
-    if (f.over) {
-      exprs(f.over->partition_by);
-      for (OrderByItem& o : f.over->order_by) expr(o.expr);
-      if (f.over->has_frame) {
-        opt(f.over->frame.start.offset);
-        opt(f.over->frame.end.offset);
-      }
+    if (f.over) window(*f.over);
+  }
+
+  void window(WindowSpec& w) {
+    exprs(w.partition_by);
+    for (OrderByItem& o : w.order_by) expr(o.expr);
+    if (w.has_frame) {
+      opt(w.frame.start.offset);
+      opt(w.frame.end.offset);
     }
   }
 

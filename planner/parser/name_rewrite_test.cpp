@@ -78,6 +78,8 @@ TEST_CASE("object references: FROM items, joins and subqueries everywhere", "[na
         std::vector<std::string>{"a", "b", "c"});
   CHECK(refs("SELECT sum(x) OVER (PARTITION BY (SELECT 1 FROM a) ORDER BY (SELECT 2 FROM b)) FROM c") ==
         std::vector<std::string>{"a", "b", "c"});
+  CHECK(refs("SELECT sum(x) OVER w FROM c WINDOW w AS (PARTITION BY (SELECT 1 FROM a))") ==
+        std::vector<std::string>{"c", "a"});
 }
 
 TEST_CASE("object references: CTE names shadow catalog names in their scope only", "[name_rewrite]") {

@@ -249,6 +249,9 @@ Result<std::vector<OrderByItem>> Parser::parse_order_by_list() {
 Result<WindowSpec> Parser::parse_window_spec() {
   TANDEM_RETURN_IF_ERROR(expect_op("("));
   WindowSpec spec;
+  const bool clause = (peek_word("partition") && peek_word("by", 1)) || (peek_word("order") && peek_word("by", 1)) ||
+                      peek_word("rows") || peek_word("range") || peek_word("groups");
+  if (!clause && peek_identifier()) spec.base = advance().text;
   if (accept_words({"partition", "by"})) {
     TANDEM_ASSIGN_OR_RETURN(spec.partition_by, parse_expr_list());
   }
@@ -285,6 +288,10 @@ Result<WindowSpec> Parser::parse_window_spec() {
       TANDEM_RETURN_IF_ERROR(parse_bound(&frame.end));
     } else {
       TANDEM_RETURN_IF_ERROR(parse_bound(&frame.start));
+    }
+    if (peek_word("exclude")) {
+      return Status::error(sqlstate::kFeatureNotSupported, "EXCLUDE in window frames is not supported yet")
+          .with_position(char_position(text_, peek().offset));
     }
   }
   TANDEM_RETURN_IF_ERROR(expect_op(")"));

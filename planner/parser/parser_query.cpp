@@ -224,6 +224,15 @@ Result<Select> Parser::parse_select() {
     TANDEM_ASSIGN_OR_RETURN(Expr h, parse_expr());
     s.having = std::move(h);
   }
+  if (accept_word("window")) {
+    do {
+      NamedWindow w;
+      TANDEM_ASSIGN_OR_RETURN(w.name, parse_identifier());
+      TANDEM_RETURN_IF_ERROR(expect_word("as"));
+      TANDEM_ASSIGN_OR_RETURN(w.spec, parse_window_spec());
+      s.windows.push_back(std::move(w));
+    } while (accept_op(","));
+  }
   return s;
 }
 

@@ -126,7 +126,12 @@ void Printer::window(const WindowSpec& w) {
   }
   out_ += '(';
   bool space = false;
+  if (!w.base.empty()) {
+    ident(w.base);
+    space = true;
+  }
   if (!w.partition_by.empty()) {
+    if (space) out_ += ' ';
     out_ += "PARTITION BY ";
     exprs(w.partition_by);
     space = true;

@@ -119,6 +119,12 @@ void Printer::select(const Select& s) {
     *this << " HAVING ";
     expr(*s.having);
   }
+  for (size_t i = 0; i < s.windows.size(); ++i) {
+    *this << (i == 0 ? " WINDOW " : ", ");
+    ident(s.windows[i].name);
+    *this << " AS ";
+    window(s.windows[i].spec);
+  }
 }
 
 void Printer::alias(const std::optional<TableAlias>& a) {

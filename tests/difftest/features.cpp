@@ -24,6 +24,7 @@ const std::vector<FeatureInfo>& all_features() {
       {"group-by-no-agg", "GROUP BY whose select list has no aggregate"},
       {"aggregates", "count, sum, avg, min, max"},
       {"count-distinct", "count(DISTINCT e)"},
+      {"window-functions", "f(...) OVER (PARTITION BY ... ORDER BY ... [ROWS|GROUPS|RANGE frame]) in select lists"},
       {"variance", "var_samp, var_pop, variance, stddev_samp, stddev_pop, stddev"},
       {"bitwise", "the integer operators & | # ~ << >>"},
       {"distinct-on", "SELECT DISTINCT ON (leading ORDER BY columns) ... ORDER BY every column"},

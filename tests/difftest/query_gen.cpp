@@ -274,6 +274,13 @@ Query QueryGen::select_core(const Ctx& outer, const CoreSpec& spec) {
   }
 
   std::vector<Type> types = spec.want ? *spec.want : random_types(row.cols, rng_.range(1, 3));
+  sel.windows = mode == 0;
+  struct PositionalScope {  // this select list's own count of positional windows
+    int& count;
+    int saved;
+    explicit PositionalScope(int& c) : count(c), saved(c) { count = 0; }
+    ~PositionalScope() { count = saved; }
+  } positional_scope(positional_windows_);
   NodePtr items = node();
   Query out;
   const bool need_agg = mode == 1 && !f_.on("group-by-no-agg");

@@ -5,7 +5,7 @@
 //
 // Coverage: every join kind (inner, left, right, full, cross, comma) with
 // ON / USING / NATURAL; GROUP BY with and without aggregates, HAVING,
-// count/sum/avg/min/max and count(DISTINCT); DISTINCT; UNION / INTERSECT /
+// count/sum/avg/min/max and count(DISTINCT); window functions; DISTINCT; UNION / INTERSECT /
 // EXCEPT with and without ALL; scalar, IN, NOT IN and EXISTS subqueries,
 // correlated or not; CTEs; derived tables; parenthesised queries with ORDER
 // BY / LIMIT / OFFSET; CASE, COALESCE, NULLIF, casts and arithmetic across
@@ -53,6 +53,7 @@ struct Ctx {
   bool grouped = false;       // only `keys` and aggregates over `cols`
   std::vector<ColRef> keys;
   int qdepth = 0;             // how many more levels of subquery may nest
+  bool windows = false;       // window calls allowed (an ungrouped select list)
 };
 
 class QueryGen {
@@ -96,6 +97,8 @@ class QueryGen {
   NodePtr number_expr(Type t, const Ctx& c, int depth);
   NodePtr leaf(Type t, const Ctx& c);
   NodePtr aggregate(Type t, const Ctx& c, bool simplifiable = true);
+  // query_gen_window.cpp: a window function call of type t over c.cols.
+  NodePtr window_call(Type t, const Ctx& c);
   NodePtr predicate(const Ctx& c, int depth);
   NodePtr comparison(const Ctx& c, int depth);
   NodePtr subquery_predicate(const Ctx& c);
@@ -109,6 +112,10 @@ class QueryGen {
   std::vector<Relation> relations_;
   const Features& f_;
   int aliases_ = 0;
+  // Position-dependent window calls (row_number, lag, ROWS frames, ...) in
+  // the select list being generated: at most one, since identical rows may
+  // take their positions in a different order in each window.
+  int positional_windows_ = 0;
   int ctes_ = 0;
 };
 

@@ -64,6 +64,7 @@ Ctx QueryGen::inner_outer(const Ctx& c) {
 }
 
 NodePtr QueryGen::leaf(Type t, const Ctx& c) {
+  if (c.windows && f_.on("window-functions") && rng_.chance(0.15)) return window_call(t, c);
   auto own = of_type(c.grouped ? c.keys : c.cols, t);
   auto outer = of_type(c.outer, t);
   if (c.grouped && f_.on("aggregates") && t != Type::kBool && rng_.chance(own.empty() ? 0.7 : 0.4)) {
