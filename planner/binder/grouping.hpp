@@ -20,6 +20,9 @@ struct QueryBinder::Grouping {
   Scope post;
 };
 
+// True when PostgreSQL has min() and max() over `t` (not bytea, json or
+// jsonb: there they are 42883, "function max(jsonb) does not exist").
+bool min_max_accepts(TypeId t);
 // True for the aggregate function names tandem knows (supported or not).
 bool is_aggregate_name(const std::string& name);
 // The aggregate calls in `e`, not descending into subqueries or aggregates.

@@ -35,6 +35,8 @@ std::optional<size_t> ordinal(const sql::Expr& e, size_t n, Status* error) {
 
 }  // namespace
 
+bool min_max_accepts(TypeId t) { return t != TypeId::kBytea && t != TypeId::kJson && t != TypeId::kJsonb; }
+
 bool is_aggregate_name(const std::string& name) {
   static const char* kNames[] = {"count", "sum", "avg", "min", "max", "string_agg", "bool_and", "bool_or", "every",
                                  "array_agg", "stddev", "variance", "stddev_pop", "stddev_samp", "var_pop",
@@ -251,6 +253,7 @@ Result<QueryBinder::Grouping> QueryBinder::bind_grouping(const sql::Select& sele
         // count = 0 only when sum is NULL; the strict division is then NULL.
         TANDEM_ASSIGN_OR_RETURN(value, resolve_operator("/", {std::move(sum), std::move(count)}));
       } else if (name == "min" || name == "max") {
+        if (!min_max_accepts(t)) return no_function();
         value = add({name == "min" ? compute::AggregateFunc::kMin : compute::AggregateFunc::kMax, x, false, std::nullopt});
       } else if (name == "bool_and" || name == "bool_or" || name == "every") {
         if (t != TypeId::kBool) return no_function();

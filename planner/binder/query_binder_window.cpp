@@ -321,6 +321,7 @@ Result<QueryBinder::Windowing> QueryBinder::bind_windows(const sql::Select& sele
           p.avg = name == "avg";
           p.avg_input = t;
         } else if (name == "min" || name == "max") {
+          if (!min_max_accepts(t)) return no_function();
           f.aggregate = name == "min" ? compute::AggregateFunc::kMin : compute::AggregateFunc::kMax;
         } else if (name == "bool_and" || name == "bool_or" || name == "every") {
           if (t != TypeId::kBool) return no_function();

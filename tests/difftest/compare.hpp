@@ -3,7 +3,7 @@
 //
 // Rows compare as multisets, or as sequences when the query ends in an
 // ORDER BY over every output column. Values compare as text, except double
-// precision (parsed, equal within a relative tolerance) and, with
+// precision (parsed, equal within a relative tolerance or 1e-12) and, with
 // numeric_by_value, numeric (equal as numbers whatever their scale).
 // Column type OIDs must match. Errors compare by SQLSTATE class (the first
 // two characters); a tandem error 0A000 (feature not supported) is
