@@ -58,7 +58,7 @@ count_slt() {
   passed=$((passed + $(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')))
   failed=$((failed + f))
   if [ "$f" -ne 0 ]; then
-    note_failure "$log: $(grep -E '^(FAIL|not ok|.*: [1-9][0-9]* failed)' "$log" | head -5 | tr '\n' ';')"
+    note_failure "$log: $(grep -E '^(FAIL|not ok)|: FAIL|: [1-9][0-9]* failed' "$log" | head -5 | tr '\n' ';')"
   fi
 }
 
