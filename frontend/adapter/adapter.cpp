@@ -782,12 +782,7 @@ awaitable<Result<ExecResult>> Adapter::modify_table(const catalog::SearchPath& p
     affected += n;
     writes.push_back(std::move(*write));
   }
-  const sql::Statement& s = statement.parsed->statement;
-  const std::string tag = s.as<sql::Update>()     ? "UPDATE " + std::to_string(affected)
-                          : s.as<sql::Truncate>() ? std::string("TRUNCATE TABLE")
-                                                  : "DELETE " + std::to_string(affected);
-  const int sign = statement.modify->kind == BoundModify::Kind::kUpdate ? 1 : -1;
-  auto result = returning_result(statement.modify->returning, writes.front(), sign, params, ctx, tag);
+  auto result = modify_result(statement.parsed->statement, *statement.modify, writes.front(), affected, params, ctx);
   if (!result.ok()) co_return result.status();
   auto committed = co_await commit(coord, std::move(writes));
   if (committed) co_return *committed;

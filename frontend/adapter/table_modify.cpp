@@ -118,6 +118,15 @@ Result<std::shared_ptr<const BoundModify>> bind_update(const catalog::CatalogSna
   return std::shared_ptr<const BoundModify>(std::move(bound));
 }
 
+Result<ExecResult> modify_result(const sql::Statement& s, const BoundModify& modify, const TableWrite& write,
+                                 int64_t affected, const Row& params, EvalContext& ctx) {
+  const std::string tag = s.as<sql::Update>()     ? "UPDATE " + std::to_string(affected)
+                          : s.as<sql::Truncate>() ? std::string("TRUNCATE TABLE")
+                                                  : "DELETE " + std::to_string(affected);
+  const int sign = modify.kind == BoundModify::Kind::kUpdate ? 1 : -1;
+  return returning_result(modify.returning, write, sign, params, ctx, tag);
+}
+
 Result<TableWrite> apply_modify(const BoundModify& modify, const std::vector<std::pair<Row, Diff>>& old_rows,
                                 const Row& params, EvalContext& ctx, int64_t* affected) {
   TableWrite write;

@@ -47,6 +47,12 @@ Result<std::shared_ptr<const BoundModify>> bind_truncate(const catalog::CatalogS
 
 // The write that applies the statement to `old_rows` (the read's result);
 // `*affected` counts the rows updated or deleted.
+// The statement's result: its tag (UPDATE n, DELETE n, TRUNCATE TABLE) and,
+// with RETURNING, the items over `write`'s new (UPDATE) or removed (DELETE)
+// rows.
+Result<ExecResult> modify_result(const sql::Statement& s, const BoundModify& modify, const TableWrite& write,
+                                 int64_t affected, const Row& params, EvalContext& ctx);
+
 Result<TableWrite> apply_modify(const BoundModify& modify, const std::vector<std::pair<Row, Diff>>& old_rows,
                                 const Row& params, EvalContext& ctx, int64_t* affected);
 

@@ -197,12 +197,7 @@ awaitable<Result<ExecResult>> Adapter::write_in_transaction(Session& session, co
     affected += n;
     writes.push_back(std::move(*write));
   }
-  const sql::Statement& s = statement.parsed->statement;
-  const std::string tag = s.as<sql::Update>()     ? "UPDATE " + std::to_string(affected)
-                          : s.as<sql::Truncate>() ? std::string("TRUNCATE TABLE")
-                                                  : "DELETE " + std::to_string(affected);
-  const int sign = statement.modify->kind == BoundModify::Kind::kUpdate ? 1 : -1;
-  auto result = returning_result(statement.modify->returning, writes.front(), sign, params, ctx, tag);
+  auto result = modify_result(statement.parsed->statement, *statement.modify, writes.front(), affected, params, ctx);
   if (!result.ok()) co_return result.status();
   for (TableWrite& w : writes) {
     session.pending_writes_for_update().add_read_table(w.table);
