@@ -14,7 +14,7 @@ constexpr int64_t kGiB = kMiB * 1024;
 constexpr int64_t kTiB = kGiB * 1024;
 
 // Sorted by name.
-constexpr std::array<VarDefinition, 14> kDefinitions = {{
+constexpr std::array<VarDefinition, 15> kDefinitions = {{
     {kAllowedClusterReplicaSizes, VarType::kString, "",
      "Comma-separated cluster sizes CREATE CLUSTER may use (empty: any)."},
     // Materialize's default compaction window for indexes, materialized
@@ -46,6 +46,9 @@ constexpr std::array<VarDefinition, 14> kDefinitions = {{
      INT64_MAX},
     {kMaxConnections, VarType::kInt, "5000", "Maximum number of concurrent connections.", 0,
      INT64_MAX},
+    {kMaxQueryHeapSize, VarType::kBytes, "4GB",
+     "Most a query's temporary dataflow may hold in arrangements (resident or spilled) before it fails with "
+     "53200 (0: no limit)."},
     {kMaxResultSize, VarType::kBytes, "1GB", "Maximum size of a query result."},
     {kMemoryLimit, VarType::kBytes, "0B",
      "Memory for resident arrangement batches before they spill to RocksDB (0: tandemd's --memory-limit)."},

@@ -96,6 +96,7 @@ inline constexpr const char* kEnableComputeMaintenanceBackground = "enable_compu
 inline constexpr const char* kComputeIndexPeekInlineBudget = "compute_index_peek_inline_budget";
 inline constexpr const char* kEnableComputeIndexPeekOffload = "enable_compute_index_peek_offload";
 inline constexpr const char* kMaxResultSize = "max_result_size";
+inline constexpr const char* kMaxQueryHeapSize = "max_query_heap_size";
 inline constexpr const char* kMaxConcurrentInteractiveDataflows = "max_concurrent_interactive_dataflows";
 inline constexpr const char* kMaxConnections = "max_connections";
 inline constexpr const char* kPersistFastPathLimit = "persist_fast_path_limit";

@@ -69,6 +69,12 @@ class Batcher {
   std::uint64_t buffered() const { return records_.size() + run_updates_; }
   // Sorted runs waiting for the next seal.
   std::size_t run_count() const { return runs_.size(); }
+  // Bytes held: the buffer's capacity and the runs, resident and spilled.
+  std::uint64_t held_bytes() const {
+    std::uint64_t bytes = records_.capacity() * sizeof(Record) + arena_.capacity();
+    for (const BatchPtr& run : runs_) bytes += run->memory_bytes() + run->spilled_bytes();
+    return bytes;
+  }
   // Least buffered time, or kMaxTimestamp if nothing is buffered.
   Timestamp least_buffered_time() const;
   // Bytes of buffer at which a run is cut; 0 without a limited budget.

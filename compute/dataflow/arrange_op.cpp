@@ -6,6 +6,13 @@
 
 namespace tandem::compute {
 
+std::uint64_t ArrangeOp::held_bytes() const {
+  std::uint64_t bytes = oks_->spine().memory_bytes() + oks_->spine().spilled_bytes() + oks_batcher_.held_bytes() +
+                        errs_batcher_.held_bytes();
+  if (errs_) bytes += errs_->spine().memory_bytes() + errs_->spine().spilled_bytes();
+  return bytes;
+}
+
 void append_batch_updates(const BatchPtr& batch, std::vector<Update>* out) {
   if (batch->is_empty()) return;
   BatchCursor cursor(batch);

@@ -47,6 +47,9 @@ class ArrangeOp final : public Operator {
   // Null unless arrange_errors.
   const std::shared_ptr<Trace>& shared_errs_trace() const { return errs_; }
   void subscribe(const std::shared_ptr<ArrangementFeed>& feed) { feeds_.push_back(feed); }
+  // Bytes this arrangement holds wherever they live: its traces' batches
+  // (resident and spilled) and what its batchers buffer.
+  std::uint64_t held_bytes() const;
 
  private:
   std::shared_ptr<Trace> oks_;

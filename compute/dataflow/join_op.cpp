@@ -1,9 +1,6 @@
 #include "compute/dataflow/join_op.hpp"
 
 #include <algorithm>
-#include <tuple>
-
-#include "compute/arrangement/cursor_list.hpp"
 
 namespace tandem::compute {
 
@@ -21,45 +18,71 @@ std::vector<Update> take_before(std::vector<Update>& pending, Timestamp bound) {
 JoinOp::JoinOp(TraceHandle lhs, TraceHandle rhs, TimeBounds bounds)
     : Operator("Join", 2), lhs_hold_(std::move(lhs)), rhs_hold_(std::move(rhs)), bounds_(bounds) {}
 
-void JoinOp::join_delta(std::vector<Update>& delta, const TraceHandle& trace, Timestamp bound, bool delta_is_lhs) {
-  if (delta.empty()) return;
-  const std::shared_ptr<const TraceSnapshot> snapshot = trace.snapshot();
-  CursorList cursor(snapshot->batches);
-  std::vector<std::tuple<std::string_view, Timestamp, Diff>> matches;
-  for (std::size_t i = 0; i < delta.size();) {
-    std::size_t j = i;
-    while (j < delta.size() && delta[j].key == delta[i].key) ++j;
-    const std::string_view key = delta[i].key.bytes();
-    cursor.seek_key(key);
-    if (cursor.key_valid() && cursor.key() == key) {
-      matches.clear();
-      for (; cursor.val_valid(); cursor.step_val()) {
-        const std::string_view val = cursor.val();
-        cursor.for_each_time([&](Timestamp t, Diff d) {
-          t = std::max(t, bounds_.as_of);
-          if (t < bound && bounds_.admits(t)) matches.emplace_back(val, t, d);
-        });
-      }
-      for (std::size_t k = i; k < j; ++k) {
-        const Update& u = delta[k];
-        for (const auto& [val, t, d] : matches) {
-          Row row = delta_is_lhs ? concat_rows(u.val, RowRef(val)) : concat_rows(RowRef(val), u.val);
-          out_.oks.push_back(Update{{}, std::move(row), std::max(u.time, t), u.diff * d});
-        }
-      }
-    }
-    i = j;
+void JoinOp::collect_matches(DeltaWork& work) {
+  work.matches.clear();
+  work.matched = true;
+  const std::string_view key = work.delta[work.group].key.bytes();
+  CursorList& cursor = *work.cursor;
+  cursor.seek_key(key);
+  if (!cursor.key_valid() || cursor.key() != key) return;
+  for (; cursor.val_valid(); cursor.step_val()) {
+    const std::string_view val = cursor.val();
+    cursor.for_each_time([&](Timestamp t, Diff d) {
+      t = std::max(t, bounds_.as_of);
+      if (t < work.bound && bounds_.admits(t)) work.matches.emplace_back(val, t, d);
+    });
   }
+}
+
+bool JoinOp::join_delta(DeltaWork& work, const TraceHandle& trace, std::int64_t& fuel) {
+  std::vector<Update>& delta = work.delta;
+  if (delta.empty()) return true;
+  if (!work.snapshot) {
+    work.snapshot = trace.snapshot();
+    work.cursor = std::make_unique<CursorList>(work.snapshot->batches);
+  }
+  while (work.group < delta.size()) {
+    if (!work.matched) collect_matches(work);
+    std::size_t end = work.next;
+    while (end < delta.size() && delta[end].key == delta[work.group].key) ++end;
+    for (; work.next < end; ++work.next) {
+      if (fuel <= 0) return false;
+      const Update& u = delta[work.next];
+      for (const auto& [val, t, d] : work.matches) {
+        Row row = work.delta_is_lhs ? concat_rows(u.val, RowRef(val)) : concat_rows(RowRef(val), u.val);
+        out_.oks.push_back(Update{{}, std::move(row), std::max(u.time, t), u.diff * d});
+      }
+      fuel -= static_cast<std::int64_t>(std::max<std::size_t>(work.matches.size(), 1));
+    }
+    work.group = end;
+    work.matched = false;
+  }
+  return true;
 }
 
 void JoinOp::step() {
   forward_errors();
-  const Timestamp j1 = least_input_frontier();
-  if (j1 <= done_) return;
-  std::vector<Update> d_lhs = take_before(inputs_[0].pending.oks, j1);
-  std::vector<Update> d_rhs = take_before(inputs_[1].pending.oks, j1);
-  join_delta(d_lhs, rhs_hold_, j1, /*delta_is_lhs=*/true);
-  join_delta(d_rhs, lhs_hold_, done_, /*delta_is_lhs=*/false);
+  if (!working_) {
+    const Timestamp j1 = least_input_frontier();
+    if (j1 <= done_) return;
+    lhs_work_ = DeltaWork{};
+    lhs_work_.delta = take_before(inputs_[0].pending.oks, j1);
+    lhs_work_.bound = j1;
+    lhs_work_.delta_is_lhs = true;
+    rhs_work_ = DeltaWork{};
+    rhs_work_.delta = take_before(inputs_[1].pending.oks, j1);
+    rhs_work_.bound = done_;
+    rhs_work_.delta_is_lhs = false;
+    target_ = j1;
+    working_ = true;
+  }
+  std::int64_t fuel = fuel_;
+  if (!join_delta(lhs_work_, rhs_hold_, fuel)) return;
+  if (!join_delta(rhs_work_, lhs_hold_, fuel)) return;
+  working_ = false;
+  lhs_work_ = DeltaWork{};  // frees the deltas and releases the snapshots
+  rhs_work_ = DeltaWork{};
+  const Timestamp j1 = target_;
   done_ = j1;
   if (j1 != kMaxTimestamp) {
     lhs_hold_.set_logical_compaction(j1 - 1);

@@ -18,14 +18,30 @@
 // published snapshot) filters out times >= j1 that a faster input already
 // sealed.
 // Output row: lhs row ++ rhs row. Errors of both inputs pass through.
+// Fuel: one step emits at most kJoinFuel output updates. A step that runs
+// out keeps its place (the delta, the key group and row within it, and the
+// snapshot and cursor it reads) and reports has_more(), so the worker steps
+// again after the commands queued meanwhile: a cross product of large inputs
+// never holds more than a step's output in flight and never keeps a cancel
+// or a drop waiting on its end. The frontier stays at j0 and the holds at
+// j0 - 1 until the interval's work is done, so a resumed step reads what
+// the first one read.
 // Threading: per worker.
 #pragma once
 
+#include <memory>
+#include <string_view>
+#include <tuple>
+
+#include "compute/arrangement/cursor_list.hpp"
 #include "compute/arrangement/trace_handle.hpp"
 #include "compute/dataflow/arrange_op.hpp"
 #include "compute/dataflow/source_op.hpp"
 
 namespace tandem::compute {
+
+// Output updates one JoinOp step may emit.
+inline constexpr std::int64_t kJoinFuel = 256 * 1024;
 
 class JoinOp final : public Operator {
  public:
@@ -36,16 +52,40 @@ class JoinOp final : public Operator {
   // trace holds times before as_of, which its import emitted at as_of).
   JoinOp(TraceHandle lhs, TraceHandle rhs, TimeBounds bounds = {});
   void step() override;
+  bool has_more() const override { return working_; }
+  // For tests: the fuel of each later step.
+  void set_fuel(std::int64_t fuel) { fuel_ = fuel; }
 
  private:
-  // Joins sorted `delta` against `trace` (times < bound). `delta_is_lhs`
-  // says which side delta is, for the output column order.
-  void join_delta(std::vector<Update>& delta, const TraceHandle& trace, Timestamp bound, bool delta_is_lhs);
+  // One side's share of an interval's work: its delta, sorted by key,
+  // joined against the other side's trace at times < bound.
+  struct DeltaWork {
+    std::vector<Update> delta;
+    Timestamp bound = kMinTimestamp;
+    bool delta_is_lhs = true;
+    std::size_t group = 0;  // the first update of the key group in progress
+    std::size_t next = 0;   // the next update of that group to emit for
+    // The trace read and its cursor, kept while the work lasts (the
+    // matches' views point into its batches).
+    std::shared_ptr<const TraceSnapshot> snapshot;
+    std::unique_ptr<CursorList> cursor;
+    bool matched = false;  // `matches` holds group's matches
+    std::vector<std::tuple<std::string_view, Timestamp, Diff>> matches;
+  };
+  // Continues `work` against `trace`; false if the fuel ran out first.
+  bool join_delta(DeltaWork& work, const TraceHandle& trace, std::int64_t& fuel);
+  void collect_matches(DeltaWork& work);
 
   TraceHandle lhs_hold_;
   TraceHandle rhs_hold_;
   TimeBounds bounds_;
   Timestamp done_ = kMinTimestamp;  // j0
+  // The interval [done_, target_) being joined, while working_.
+  bool working_ = false;
+  Timestamp target_ = kMinTimestamp;
+  DeltaWork lhs_work_;
+  DeltaWork rhs_work_;
+  std::int64_t fuel_ = kJoinFuel;
 };
 
 // Removes and returns the updates of `pending` with time < bound, sorted by key.

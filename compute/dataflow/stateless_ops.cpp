@@ -153,7 +153,11 @@ Status FlatMapOp::expand(const Update& u, std::vector<Datum>& row) {
 
 void FlatMapOp::step() {
   InputPort& in = inputs_[0];
-  for (Update& u : in.pending.oks) {
+  std::vector<Update>& pending = in.pending.oks;
+  std::size_t taken = 0;
+  std::size_t emitted = 0;
+  for (; taken < pending.size() && emitted < kFlatMapFuel; ++taken) {
+    Update& u = pending[taken];
     arena_.clear();
     ctx_.arena.clear();
     unpack_into(u.val, &datums_, &arena_);
@@ -163,11 +167,16 @@ void FlatMapOp::step() {
       out_.errs.push_back(Update{{}, error_row(status), u.time, u.diff});
       continue;
     }
+    emitted += produced_.size();
     for (Update& p : produced_) out_.oks.push_back(std::move(p));
   }
-  in.pending.oks.clear();
+  if (taken == pending.size()) {
+    pending.clear();
+  } else {
+    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(taken));
+  }
   forward_errors();
-  advance_frontier(in.frontier);
+  if (pending.empty()) advance_frontier(in.frontier);
 }
 
 KeyByOp::KeyByOp(std::optional<std::vector<ScalarExpr>> key, bool skip_null_keys, bool keep_val, bool keep_display)

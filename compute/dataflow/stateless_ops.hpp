@@ -10,6 +10,11 @@
 //  NegateOp     negates data diffs; errors pass unchanged (an error in
 //               either branch of EXCEPT is an error of the result).
 //  FlatMapOp    a table function per row (compute/plan/table_func.hpp).
+//               The exception to "everything at once": a step stops taking
+//               input rows once it has emitted kFlatMapFuel updates and
+//               keeps the rest (has_more), its frontier held at the input
+//               it has not expanded, so a series per row of a large input
+//               never holds more than a step's output in flight.
 //  KeyByOp      evaluates arrangement key expressions: the output is keyed
 //               (key = packed key values with numerics normalized, val =
 //               the row), ready for an exchange and an arrangement. With
@@ -75,11 +80,15 @@ class NegateOp final : public Operator {
   void step() override;
 };
 
+// Output updates after which one FlatMapOp step takes no more input rows.
+inline constexpr std::size_t kFlatMapFuel = 256 * 1024;
+
 class FlatMapOp final : public Operator {
  public:
   FlatMapOp(TableFunc func, std::vector<ScalarExpr> args)
       : Operator("FlatMap", 1), func_(func), args_(std::move(args)) {}
   void step() override;
+  bool has_more() const override { return !inputs_[0].pending.oks.empty(); }
 
  private:
   Status expand(const Update& u, std::vector<Datum>& row);

@@ -16,9 +16,15 @@
 //    the view's shard).
 //  * as_of: updates before it are read as if at as_of. until: updates at or
 //    after it are dropped (nullopt: forever).
+//  * heap_limit_bytes: the most its arrangements (batches resident and
+//    spilled, and what their batchers buffer) may hold over all workers;
+//    past it the peeks of its exports fail with 53200 and it stops
+//    stepping until dropped (a peek dataflow's max_query_heap_size; 0:
+//    no limit).
 // Threading: plain value.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +72,7 @@ struct DataflowDescription {
   std::vector<SinkExport> sink_exports;
   Timestamp as_of = kMinTimestamp;
   std::optional<Timestamp> until;
+  std::uint64_t heap_limit_bytes = 0;
 };
 
 }  // namespace tandem::compute

@@ -133,6 +133,7 @@ void Worker::run() {
     if (logger_ && log_request != kMinTimestamp) logger_->request_time(log_request - 1);
     if (logger_ && logger_->flush_due()) flush_logs();
     step_dataflows();
+    check_heaps();
     after_step();
     if (!dirty.empty()) recheck_dirty(dirty);
     dirty.clear();
@@ -148,6 +149,7 @@ void Worker::run() {
 void Worker::step_dataflows() {
   bool more = false;
   for (Installed& d : dataflows_) {
+    if (d.failed) continue;
     d.dataflow->step();
     // Readers on the other runtime hear of each advance as soon as the
     // dataflow that made it has stepped, not at the end of a long step.
@@ -176,7 +178,7 @@ void Worker::step_dataflows() {
 
 void Worker::handle(WorkerCommand& command) {
   if (auto* c = std::get_if<ComputeCommand>(&command.command)) {
-    handle(*c, command.shared.get());
+    handle(*c, command.shared);
   } else if (auto* hold = std::get_if<HoldPublished>(&command.command)) {
     hold_published(*hold);
   } else {
@@ -184,12 +186,12 @@ void Worker::handle(WorkerCommand& command) {
   }
 }
 
-void Worker::handle(ComputeCommand& command, DataflowShared* shared) {
+void Worker::handle(ComputeCommand& command, const std::shared_ptr<DataflowShared>& shared) {
   std::visit(
       [&](auto& c) {
         using T = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<T, CreateDataflow>) {
-          create(c, *shared);
+          create(c, shared);
         } else if constexpr (std::is_same_v<T, AllowCompaction>) {
           allow_compaction(c);
         } else if constexpr (std::is_same_v<T, Peek>) {
@@ -203,15 +205,15 @@ void Worker::handle(ComputeCommand& command, DataflowShared* shared) {
       command);
 }
 
-void Worker::create(const CreateDataflow& create, DataflowShared& shared) {
+void Worker::create(const CreateDataflow& create, const std::shared_ptr<DataflowShared>& shared) {
   RenderContext ctx;
   ctx.worker = index_;
-  ctx.channel = [&](std::size_t seq) { return shared.channel(seq); };
+  ctx.channel = [&](std::size_t seq) { return shared->channel(seq); };
   ctx.source = [&](GlobalId id) -> std::shared_ptr<SourceFeed> {
     if (logger_) {
       if (auto feed = logger_->feed(id)) return feed;
     }
-    return shared.feed(id, index_);
+    return shared->feed(id, index_);
   };
   ctx.index = [&](GlobalId id) -> ArrangeOp* {
     auto it = exports_.find(id);
@@ -238,6 +240,8 @@ void Worker::create(const CreateDataflow& create, DataflowShared& shared) {
   installed.dataflow = std::move(rendered->dataflow);
   installed.imports = std::move(rendered->imports);
   installed.shared_imports = std::move(rendered->shared_imports);
+  installed.heap_limit = create.desc.heap_limit_bytes;
+  if (installed.heap_limit != 0) installed.shared = shared;
   for (const auto& [id, op] : installed.shared_imports) peer_->registry->watch(id, index_);
   for (const SourceImport& s : create.desc.source_imports) installed.is_logging |= logging::log_source_of(s.id).has_value();
   installed.id = next_log_id_++;
@@ -297,6 +301,10 @@ void Worker::peek(Peek peek) {
     return;
   }
   Export& exp = it->second;
+  if (exp.failed) {
+    peeks_->error(peek.uuid, *exp.failed);
+    return;
+  }
   if (peek.time < exp.oks_hold.since()) {
     peeks_->error(peek.uuid, Status::error(sqlstate::kSnapshotTooOld,
                                            "Arrangement compaction frontier (" + std::to_string(exp.oks_hold.since()) +
@@ -380,6 +388,37 @@ void Worker::drop(GlobalId export_id) {
     for (const auto& [id, op] : d->shared_imports) peer_->registry->unwatch(id, index_);
     dataflows_.erase(d);
     return;
+  }
+}
+
+void Worker::check_heaps() {
+  for (Installed& d : dataflows_) {
+    if (d.heap_limit == 0 || d.failed) continue;
+    std::optional<std::uint64_t> failure = d.shared->heap_failure();
+    if (!failure) {
+      std::uint64_t bytes = 0;
+      for (std::size_t i = 0; i < d.dataflow->operator_count(); ++i) {
+        if (const auto* arrange = dynamic_cast<const ArrangeOp*>(&d.dataflow->operator_at(i)))
+          bytes += arrange->held_bytes();
+      }
+      if (d.shared->report_heap(index_, bytes, d.heap_limit)) failure = d.shared->heap_failure();
+    }
+    if (failure) fail_heap(d, *failure);
+  }
+}
+
+void Worker::fail_heap(Installed& installed, std::uint64_t total) {
+  installed.failed = true;
+  const Status status = Status::error(
+      sqlstate::kOutOfMemory, "out of memory: the query's dataflow holds " + std::to_string(total) +
+                                  " bytes, over max_query_heap_size (" + std::to_string(installed.heap_limit) +
+                                  " bytes)");
+  for (const GlobalId id : installed.exports) {
+    if (auto exp = exports_.find(id); exp != exports_.end()) exp->second.failed = status;
+    auto p = parked_.find(id);
+    if (p == parked_.end()) continue;
+    for (Parked& parked : p->second) peeks_->error(parked.peek.uuid, status);
+    parked_.erase(p);
   }
 }
 

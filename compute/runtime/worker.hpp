@@ -26,6 +26,10 @@
 // still shrinks to its live records.
 // Sinks: a sink export subscribes to its index export's sealed batches and,
 // after each step, reports them with the export's upper to the SinkTracker.
+// Heap limits: a dataflow with a heap limit (a peek dataflow) reports the
+// bytes of its arrangements after each step; once the sum over the workers
+// passes the limit, every worker stops stepping it and fails the peeks of
+// its exports with 53200; the controller then drops it.
 // Logging: with a WorkerLogger, the worker times each step and
 // each operator of the dataflows it maintains. A peek of a log index asks
 // the logger for its time; at the next step boundary (before stepping) the
@@ -154,6 +158,8 @@ class Worker {
     Timestamp reported = kMinTimestamp;
     Timestamp notified = kMinTimestamp;  // the upper last told to the registry
     bool compacted = false;  // AllowCompaction advanced the hold: merge at the step's end
+    // Its dataflow passed its heap limit: peeks of it fail with this.
+    std::optional<Status> failed;
   };
   // An index the publisher exports, with this runtime's standing hold.
   struct Published {
@@ -177,6 +183,12 @@ class Worker {
     bool is_logging = false;
     // Imports of published indexes not read yet (watched in the registry).
     std::vector<std::pair<GlobalId, const SharedImportOp*>> shared_imports;
+    // The heap limit (DataflowDescription::heap_limit_bytes) and what the
+    // workers' instances share to enforce it; `failed` once past it (the
+    // dataflow is no longer stepped).
+    std::uint64_t heap_limit = 0;
+    std::shared_ptr<DataflowShared> shared;
+    bool failed = false;
   };
   struct Parked {
     Peek peek;
@@ -187,7 +199,7 @@ class Worker {
   void run();
   void step_dataflows();
   void handle(WorkerCommand& command);
-  void handle(ComputeCommand& command, DataflowShared* shared);
+  void handle(ComputeCommand& command, const std::shared_ptr<DataflowShared>& shared);
   void hold_published(HoldPublished& hold);
   void release_published(GlobalId id);
   std::optional<SharedIndex> shared_index(GlobalId id, Timestamp as_of);
@@ -200,7 +212,11 @@ class Worker {
   // in a shorter one, a recheck is scheduled for when that much has passed.
   bool stale_log_read_ok(Timestamp time);
   void unwatch_done_imports(Installed& installed);
-  void create(const CreateDataflow& create, DataflowShared& shared);
+  void create(const CreateDataflow& create, const std::shared_ptr<DataflowShared>& shared);
+  // Reports each heap-limited dataflow's bytes and fails those past the
+  // limit (here or on another worker).
+  void check_heaps();
+  void fail_heap(Installed& installed, std::uint64_t total);
   void peek(Peek peek);
   void cancel(PeekId id);
   void allow_compaction(const AllowCompaction& allow);

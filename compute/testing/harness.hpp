@@ -79,13 +79,14 @@ class Harness {
   }
 
   // Builds `plan` as object 1000 + index_id and exports it keyed by column 0.
-  void install(const PlanNode& plan, GlobalId index_id, Timestamp as_of = 0) {
+  void install(const PlanNode& plan, GlobalId index_id, Timestamp as_of = 0, std::uint64_t heap_limit_bytes = 0) {
     DataflowDescription desc;
     desc.debug_name = "test";
     for (const auto& [id, input] : inputs_) desc.source_imports.push_back(SourceImport{id});
     desc.objects_to_build.push_back(BuildDesc{1000 + index_id, plan});
     desc.index_exports.push_back(IndexExport{index_id, 1000 + index_id, {col(0)}});
     desc.as_of = as_of;
+    desc.heap_limit_bytes = heap_limit_bytes;
     runtime_.send(CreateDataflow{std::move(desc)});
   }
 

@@ -207,6 +207,9 @@ awaitable<Result<Adapter::PeekedRows>> Adapter::peek_timed(TimedPlan timed, Canc
   const bool is_dataflow = std::holds_alternative<planner::PeekDataflow>(plan.plan);
   if (auto* df = std::get_if<planner::PeekDataflow>(&plan.plan)) {
     dataflow = std::move(df->desc);
+    // A runaway temporary dataflow (a cross join) ends with 53200.
+    dataflow->heap_limit_bytes = static_cast<std::uint64_t>(
+        std::max<int64_t>(0, catalog_->snapshot()->system_vars().get_bytes(catalog::kMaxQueryHeapSize)));
     peek.target = df->index_id;
     peek.mfp = compute::MapFilterProject::identity(df->arity);
   } else {

@@ -2,8 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <poll.h>
 #include <sys/socket.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -300,6 +302,11 @@ awaitable<bool> Connection::startup() {
     }
     for (auto& [name, value] : session_->vars().reported()) writer_.parameter_status(name, value);
     cancel_key_ = context_.cancels.add(session_->cancel_token());
+    session_->cancel_token()->set_on_wait([weak = weak_from_this(), executor = socket_.get_executor()] {
+      asio::post(executor, [weak] {
+        if (auto self = weak.lock()) self->watch_while_executing();
+      });
+    });
     writer_.backend_key_data(cancel_key_->process_id, cancel_key_->secret_key);
     writer_.ready_for_query(pgwire::TransactionStatus::kIdle);
     phase_ = Phase::kReady;
@@ -494,7 +501,62 @@ void Connection::send_notices_and_parameters(const ExecResult& result) {
 }
 
 awaitable<Result<ExecResult>> Connection::execute(const PreparedStatement& statement, const Row& params) {
-  return run_statement(context_, *session_, statement, params);
+  executing_ = true;
+  auto result = co_await run_statement(context_, *session_, statement, params);
+  executing_ = false;
+  if (watching_) {
+    watching_ = false;
+    boost::system::error_code ec;
+    socket_.cancel(ec);
+  }
+  co_return result;
+}
+
+namespace {
+
+// Whether the unread input on `fd` (peeked, not consumed) holds a
+// Terminate message among its first complete messages: the client is
+// leaving (its close may still be on the way).
+bool sends_terminate(int fd) {
+  std::array<uint8_t, 4096> buf;
+  const ssize_t n = ::recv(fd, buf.data(), buf.size(), MSG_PEEK | MSG_DONTWAIT);
+  size_t pos = 0;
+  while (n > 0 && pos + 5 <= static_cast<size_t>(n)) {
+    if (buf[pos] == 'X') return true;
+    const uint32_t length = (uint32_t{buf[pos + 1]} << 24) | (uint32_t{buf[pos + 2]} << 16) |
+                            (uint32_t{buf[pos + 3]} << 8) | uint32_t{buf[pos + 4]};
+    if (length < 4) return false;
+    pos += 1 + length;
+  }
+  return false;
+}
+
+}  // namespace
+
+void Connection::watch_while_executing() {
+  if (!executing_ || watching_ || phase_ == Phase::kDone) return;
+  watching_ = true;
+  socket_.async_wait(asio::ip::tcp::socket::wait_read, [this, self = shared_from_this()](
+                                                           const boost::system::error_code& ec) {
+    if (ec == asio::error::operation_aborted || !executing_) return;
+    // The peer closed (or reset) the connection, or is closing it (its
+    // Terminate has arrived): cancel the statement.
+    pollfd p{socket_.native_handle(), POLLIN | POLLRDHUP, 0};
+    const int polled = ::poll(&p, 1, 0);
+    if (ec || (polled == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) ||
+        (polled == 1 && sends_terminate(socket_.native_handle()))) {
+      spdlog::info("client went away during a statement: canceling it");
+      session_->cancel_token()->cancel(CancelToken::Reason::kClientGone);
+      return;
+    }
+    // Woken with nothing to read (an edge the last read consumed): watch
+    // on. Input that arrived (pipelined messages) stays unread for after
+    // the statement, and the watch ends: the client is there.
+    if (polled == 0) {
+      watching_ = false;
+      watch_while_executing();
+    }
+  });
 }
 
 awaitable<void> Connection::on_query(std::string_view sql) {

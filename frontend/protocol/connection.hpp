@@ -82,6 +82,10 @@ class Connection final : public ClientConnection, public std::enable_shared_from
 
   // Runs a statement, on the blocking pool if it may wait.
   boost::asio::awaitable<Result<ExecResult>> execute(const PreparedStatement& statement, const Row& params);
+  // While a statement waits on compute (CancelToken::set_on_wait): cancels
+  // it when the client closes its socket (PostgreSQL's
+  // client_connection_check_interval, always on for such waits).
+  void watch_while_executing();
   // An error in the Ready phase: reported, the transaction marked failed,
   // and (in the extended protocol) messages skipped until Sync.
   void report_error(const Status& status, bool extended);
@@ -107,6 +111,8 @@ class Connection final : public ClientConnection, public std::enable_shared_from
   // Startup and authentication end by this deadline, or the socket closes.
   boost::asio::steady_timer startup_deadline_;
   std::vector<std::pair<std::string, std::string>> pending_parameters_;
+  bool executing_ = false;  // inside execute()
+  bool watching_ = false;   // watch_while_executing's wait is pending
 };
 
 }  // namespace tandem::frontend

@@ -22,8 +22,18 @@ void CancelToken::cancel(Reason reason) {
 }
 
 void CancelToken::set_waker(std::function<void()> waker) {
+  std::function<void()> on_wait;
+  {
+    std::lock_guard lock(mu_);
+    if (waker && on_wait_) on_wait = on_wait_;
+    waker_ = std::move(waker);
+  }
+  if (on_wait) on_wait();
+}
+
+void CancelToken::set_on_wait(std::function<void()> on_wait) {
   std::lock_guard lock(mu_);
-  waker_ = std::move(waker);
+  on_wait_ = std::move(on_wait);
 }
 
 Status CancelToken::check() const {
@@ -40,6 +50,8 @@ Status CancelToken::check() const {
       return Status::error(sqlstate::kQueryCanceled, "canceling statement due to statement timeout");
     case Reason::kShutdown:
       return Status::error(sqlstate::kAdminShutdown, "terminating connection due to administrator command");
+    case Reason::kClientGone:
+      return Status::error(sqlstate::kConnectionException, "connection to client lost");
   }
   return Status::ok();
 }

@@ -26,7 +26,7 @@ namespace tandem::frontend {
 
 class CancelToken {
  public:
-  enum class Reason : uint8_t { kNone, kUserRequest, kStatementTimeout, kShutdown };
+  enum class Reason : uint8_t { kNone, kUserRequest, kStatementTimeout, kShutdown, kClientGone };
 
   using Clock = std::chrono::steady_clock;
   // Starts a new statement: clears any earlier cancellation and sets the
@@ -44,6 +44,11 @@ class CancelToken {
   // e.g. post to an executor); cleared when the wait ends.
   void set_waker(std::function<void()> waker);
   void clear_waker() { set_waker(nullptr); }
+  // Called (on the thread installing the waker, no lock held) each time a
+  // statement starts such a wait: the session's connection then watches
+  // for its client going away, which cancels the statement (kClientGone).
+  // It must only hand off.
+  void set_on_wait(std::function<void()> on_wait);
   Clock::time_point deadline() const { return deadline_.load(std::memory_order_acquire); }
 
  private:
@@ -51,7 +56,8 @@ class CancelToken {
   std::condition_variable cv_;
   std::atomic<Reason> reason_{Reason::kNone};
   std::atomic<Clock::time_point> deadline_{Clock::time_point::max()};
-  std::function<void()> waker_;  // guarded by mu_
+  std::function<void()> waker_;    // guarded by mu_
+  std::function<void()> on_wait_;  // guarded by mu_
 };
 
 class CancelRegistry {

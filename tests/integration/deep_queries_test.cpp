@@ -8,29 +8,13 @@
 
 #include <string>
 
+#include "tests/support/pg_conn.hpp"
 #include "tests/support/tandemd_process.hpp"
 
+using tandem::testing::first_value;
 using tandem::testing::TandemdProcess;
 
 namespace {
-
-// The first value of the result, or "ERROR <sqlstate>".
-std::string first_value(PGconn* c, const std::string& sql) {
-  PGresult* r = PQexec(c, sql.c_str());
-  std::string v;
-  if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
-    v = PQgetvalue(r, 0, 0);
-  } else if (PQresultStatus(r) == PGRES_COMMAND_OK) {
-    v = "OK";
-  } else if (PQresultStatus(r) == PGRES_FATAL_ERROR) {
-    const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-    v = std::string("ERROR ") + (state ? state : "?");
-  } else {
-    v = "BROKEN";
-  }
-  PQclear(r);
-  return v;
-}
 
 std::string chain(const std::string& term, const std::string& op, int n) {
   std::string out = term;

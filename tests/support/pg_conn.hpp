@@ -42,6 +42,25 @@ inline std::string query_scalar(PgConn& conn, const std::string& sql) {
   return out;
 }
 
+// The first value of `sql`'s result, "OK" for a command without rows, or
+// "ERROR <sqlstate>" (anything else is "BROKEN").
+inline std::string first_value(PGconn* c, const std::string& sql) {
+  PGresult* r = PQexec(c, sql.c_str());
+  std::string v;
+  if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+    v = PQgetvalue(r, 0, 0);
+  } else if (PQresultStatus(r) == PGRES_COMMAND_OK) {
+    v = "OK";
+  } else if (PQresultStatus(r) == PGRES_FATAL_ERROR) {
+    const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    v = std::string("ERROR ") + (state ? state : "?");
+  } else {
+    v = "BROKEN";
+  }
+  PQclear(r);
+  return v;
+}
+
 // Sends a CancelRequest for the statement running on `c`.
 inline void cancel_running(PGconn* c) {
   PGcancel* cancel = PQgetCancel(c);
