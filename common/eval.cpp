@@ -3,6 +3,7 @@
 // families to eval_arith.cpp, eval_string.cpp and eval_datetime.cpp.
 #include "common/eval.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "common/eval_internal.hpp"
@@ -117,6 +118,21 @@ Result<Datum> eval_binary(const CallBinary& c, std::span<const Datum> row, EvalC
 
 Result<Datum> eval_variadic(const CallVariadic& c, std::span<const Datum> row, EvalContext& ctx) {
   switch (c.func) {
+    case VariadicFunc::kInList: {
+      // in(x, c1, ..., cn): the constants are distinct literals sorted by
+      // compare_datums (a NULL last), so membership is a binary search.
+      TANDEM_ASSIGN_OR_RETURN(Datum x, eval(c.args[0], row, ctx));
+      if (x.is_null()) return Datum::null();
+      auto first = c.args.begin() + 1;
+      auto last = c.args.end();
+      const bool has_null = last != first && std::get<Literal>((last - 1)->node).is_null();
+      if (has_null) --last;
+      auto it = std::lower_bound(first, last, x, [](const ScalarExpr& e, const Datum& v) {
+        return compare_datums(std::get<Literal>(e.node).datum(), v) < 0;
+      });
+      if (it != last && compare_datums(std::get<Literal>(it->node).datum(), x) == 0) return Datum::from_bool(true);
+      return has_null ? Datum::null() : Datum::from_bool(false);
+    }
     case VariadicFunc::kCoalesce:
       for (const auto& arg : c.args) {
         TANDEM_ASSIGN_OR_RETURN(Datum d, eval(arg, row, ctx));

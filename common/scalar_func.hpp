@@ -95,6 +95,9 @@ namespace tandem {
   X(kJsonbDeleteKey, "-", true) X(kJsonbDeleteIndex, "-", true) X(kJsonbDeleteKeys, "-", true)      \
   X(kJsonbDeletePath, "#-", true)
 
+// in(x, c1, ..., cn): x IN a list of constants, the ci distinct literals of
+// x's type sorted by compare_datums (a NULL literal last), evaluated by
+// binary search (PostgreSQL hashes such lists).
 #define TANDEM_VARIADIC_FUNCS(X)                                                                  \
   X(kCoalesce, "coalesce", false) X(kGreatest, "greatest", false) X(kLeast, "least", false)        \
   X(kConcat, "concat", false) X(kConcatWs, "concat_ws", false) X(kSubstr, "substr", true)           \
@@ -107,7 +110,8 @@ namespace tandem {
   X(kCurrentDatabase, "current_database", false) X(kCurrentSchema, "current_schema", false)         \
   X(kVersion, "version", false) X(kMzVersion, "mz_version", false)                                 \
   X(kJsonbBuildObject, "jsonb_build_object", false) X(kJsonbBuildArray, "jsonb_build_array", false) \
-  X(kJsonBuildObject, "json_build_object", false) X(kJsonBuildArray, "json_build_array", false)
+  X(kJsonBuildObject, "json_build_object", false) X(kJsonBuildArray, "json_build_array", false)  \
+  X(kInList, "in", false)
 
 #define TANDEM_ENUM_ENTRY(name, printed, strict) name,
 enum class UnaryFunc : uint16_t { TANDEM_UNARY_FUNCS(TANDEM_ENUM_ENTRY) };

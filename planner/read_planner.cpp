@@ -243,15 +243,25 @@ std::optional<std::vector<std::vector<ScalarExpr>>> key_values(const IndexInfo& 
     std::vector<ScalarExpr> lits;
     bool ok = true;
     for (const ScalarExpr* d : disjuncts) {
-      auto* b = std::get_if<CallBinary>(&d->node);
-      if (!b || b->func != BinaryFunc::kEq) {
-        ok = false;
-        break;
-      }
-      const ScalarExpr* lhs = &*b->lhs;
-      const ScalarExpr* rhs = &*b->rhs;
-      if (is_lookup_value(*lhs, allow_parameters)) std::swap(lhs, rhs);
-      if (!is_lookup_value(*rhs, allow_parameters)) {
+      // in(x, c1, ..., cn) looks up each non-NULL constant (a NULL one
+      // matches nothing).
+      std::vector<const ScalarExpr*> rhs_values;
+      const ScalarExpr* lhs = nullptr;
+      if (auto* in = std::get_if<CallVariadic>(&d->node); in && in->func == VariadicFunc::kInList) {
+        lhs = &in->args[0];
+        for (size_t i = 1; i < in->args.size(); ++i) {
+          if (is_lookup_value(in->args[i], false)) rhs_values.push_back(&in->args[i]);
+        }
+      } else if (auto* b = std::get_if<CallBinary>(&d->node); b && b->func == BinaryFunc::kEq) {
+        lhs = &*b->lhs;
+        const ScalarExpr* rhs = &*b->rhs;
+        if (is_lookup_value(*lhs, allow_parameters)) std::swap(lhs, rhs);
+        if (!is_lookup_value(*rhs, allow_parameters)) {
+          ok = false;
+          break;
+        }
+        rhs_values.push_back(rhs);
+      } else {
         ok = false;
         break;
       }
@@ -269,7 +279,7 @@ std::optional<std::vector<std::vector<ScalarExpr>>> key_values(const IndexInfo& 
         break;
       }
       key_col = k;
-      lits.push_back(*rhs);
+      for (const ScalarExpr* v : rhs_values) lits.push_back(*v);
     }
     if (!ok || !key_col || !values[*key_col].empty()) continue;
     values[*key_col] = std::move(lits);

@@ -1,7 +1,9 @@
 #include "planner/binder/expr_binder.hpp"
 
+#include <algorithm>
 #include <charconv>
 
+#include "common/func_resolve.hpp"
 #include "common/value_io.hpp"
 
 namespace tandem::planner {
@@ -530,6 +532,62 @@ Result<ScalarExpr> ExprBinder::bind_between(const sql::Between& b) {
   return out;
 }
 
+namespace {
+
+// Types whose `=` is equality under compare_datums, so that an IN list of
+// their constants can be searched in that order.
+bool searchable_in_list_type(TypeId id) {
+  switch (id) {
+    case TypeId::kBool:
+    case TypeId::kInt2:
+    case TypeId::kInt4:
+    case TypeId::kInt8:
+    case TypeId::kFloat4:
+    case TypeId::kFloat8:
+    case TypeId::kNumeric:
+    case TypeId::kText:
+    case TypeId::kVarchar:
+    case TypeId::kDate:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::optional<ScalarExpr> ExprBinder::bind_in_constants(const ScalarExpr& x, const std::vector<ScalarExpr>& items,
+                                                        const ColumnType& common) {
+  if (!searchable_in_list_type(common.id)) return std::nullopt;
+  auto lhs = make_cast(x, common, CastContext::kImplicit);
+  if (!lhs.ok() || lhs->type().id != common.id) return std::nullopt;
+  std::vector<ScalarExpr> constants;
+  for (const ScalarExpr& item : items) {
+    auto cast = make_cast(item, common, CastContext::kImplicit);
+    if (!cast.ok()) return std::nullopt;
+    // An item that does not fold to a literal (a column, a parameter, a
+    // cast that fails) keeps the list an OR of comparisons.
+    auto folded = fold(std::move(*cast));
+    if (!folded.ok() || !folded->is_literal() || folded->type().id != common.id) return std::nullopt;
+    constants.push_back(std::move(*folded));
+  }
+  auto datum = [](const ScalarExpr& e) { return std::get<Literal>(e.node).datum(); };
+  std::stable_sort(constants.begin(), constants.end(),
+                   [&](const ScalarExpr& a, const ScalarExpr& b) { return compare_datums(datum(a), datum(b)) < 0; });
+  constants.erase(std::unique(constants.begin(), constants.end(),
+                              [&](const ScalarExpr& a, const ScalarExpr& b) {
+                                return compare_datums(datum(a), datum(b)) == 0;
+                              }),
+                  constants.end());
+  std::vector<ScalarExpr> args;
+  args.reserve(constants.size() + 1);
+  args.push_back(std::move(*lhs));
+  for (ScalarExpr& c : constants) args.push_back(std::move(c));
+  return ScalarExpr::variadic(VariadicFunc::kInList, std::move(args), ColumnType{TypeId::kBool, -1, true});
+}
+
 Result<ScalarExpr> ExprBinder::bind_in_list(const sql::InList& in) {
   TANDEM_ASSIGN_OR_RETURN(ScalarExpr x, bind(*in.expr));
   // PostgreSQL resolves x IN (a, b) with a common type for all operands.
@@ -541,6 +599,12 @@ Result<ScalarExpr> ExprBinder::bind_in_list(const sql::InList& in) {
     items.push_back(std::move(item));
   }
   auto common = unify_types(types, "IN");
+  if (common.ok() && items.size() >= kInListMinConstants) {
+    if (auto set = bind_in_constants(x, items, *common)) {
+      if (in.negated) return operator_call("NOT", {std::move(*set)});
+      return std::move(*set);
+    }
+  }
   std::vector<ScalarExpr> terms;
   for (auto& item : items) {
     ScalarExpr lhs = x;

@@ -49,6 +49,10 @@ struct Scope {
   std::vector<ScopeColumn> ungrouped;
 };
 
+// IN lists at least this long whose items are constants bind as one in()
+// call searched by bisection (PostgreSQL hashes IN lists from 9 items).
+inline constexpr std::size_t kInListMinConstants = 9;
+
 class ExprBinder {
  public:
   // Consulted before each (sub)expression is bound: returns a bound
@@ -97,6 +101,11 @@ class ExprBinder {
   Result<ScalarExpr> bind_is(const sql::IsTest& t);
   Result<ScalarExpr> bind_between(const sql::Between& b);
   Result<ScalarExpr> bind_in_list(const sql::InList& in);
+  // x IN (constants...) as one in() call (scalar_func.hpp), when every item
+  // folds to a constant of a type searchable in compare_datums order; else
+  // nullopt (the list binds as an OR of comparisons).
+  std::optional<ScalarExpr> bind_in_constants(const ScalarExpr& x, const std::vector<ScalarExpr>& items,
+                                              const ColumnType& common);
   Result<ScalarExpr> bind_like(const sql::Like& like);
   Result<ScalarExpr> operator_call(std::string_view op, std::vector<ScalarExpr> args);
   // Records types the resolver chose for parameters of unknown type.
