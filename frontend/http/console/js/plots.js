@@ -7,7 +7,8 @@
 import { rowsOf, settings } from "./api.js";
 import { millis } from "./ui.js";
 
-const kWindowMs = 5 * 60 * 1000;
+// The plots scroll: they show (and keep) the last two minutes.
+const kWindowMs = 2 * 60 * 1000;
 const kColors = {
   "maintenance p99": "#c0392b", "maintenance p50": "#e6a39b",
   "interactive p99": "#1f6fb2", "interactive p50": "#9cc3e6",
@@ -69,6 +70,8 @@ function quantile(buckets, fraction) {
 }
 
 function trim(chart, now) {
+  chart.options.scales.x.min = now - kWindowMs;
+  chart.options.scales.x.max = now;
   for (const d of chart.data.datasets) {
     while (d.data.length && d.data[0].x < now - kWindowMs) d.data.shift();
   }
