@@ -30,13 +30,15 @@ async function loadTree(tree) {
     (kUserSchemas.has(a) || !a.startsWith("mz_") && !a.startsWith("pg_") && a !== "information_schema" ? 0 : 1) -
     (kUserSchemas.has(b) || !b.startsWith("mz_") && !b.startsWith("pg_") && b !== "information_schema" ? 0 : 1) ||
     a.localeCompare(b));
+  // A refresh keeps the schemas the user opened or closed as they were.
+  const wasOpen = new Map([...tree.querySelectorAll("details.schema")].map((d) => [d.dataset.schema, d.open]));
   const nodes = schemas.map((schema) => {
     const items = bySchema.get(schema);
     const system = schema.startsWith("mz_") || schema.startsWith("pg_") || schema === "information_schema";
     const byType = kTypeOrder.map((t) => [t, items.filter((o) => o.type === t)])
       .concat([["other", items.filter((o) => !kTypeOrder.includes(o.type))]])
       .filter(([, list]) => list.length > 0);
-    return el("details", { class: "schema", open: !system, dataset: { schema } },
+    return el("details", { class: "schema", open: wasOpen.has(schema) ? wasOpen.get(schema) : !system, dataset: { schema } },
       el("summary", {}, `${schema} (${items.length})`),
       byType.map(([type, list]) => el("div", { class: "type-group" },
         el("div", { class: "type-name" }, kTypeTitles[type]),
