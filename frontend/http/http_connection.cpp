@@ -339,6 +339,13 @@ awaitable<bool> HttpConnection::handle(Request& request) {
   const std::string_view path = url_path(target);
   const bhttp::verb method = request.method();
   const bool get = method == bhttp::verb::get || method == bhttp::verb::head;
+  if ((path == "/api/sql" || path == "/api/experimental/sql") &&
+      !same_origin(sv(request[bhttp::field::origin]), sv(request[bhttp::field::host]))) {
+    endpoint_ = path == "/api/sql" ? HttpEndpoint::kSql : HttpEndpoint::kWebSocket;
+    co_return co_await respond(request, bhttp::status::forbidden,
+                               "cross-origin request refused: Origin " + std::string(request[bhttp::field::origin]) +
+                                   " is not this server (Host " + std::string(request[bhttp::field::host]) + ")\n");
+  }
   if (path == "/api/sql") {
     endpoint_ = HttpEndpoint::kSql;
     if (method != bhttp::verb::post) co_return co_await method_not_allowed(request, path, "POST");

@@ -520,6 +520,25 @@ def console_auth(s, a):
     expect_eq(body["results"][0]["rows"], [["alice"]], "the API with them")
 
 
+@test
+def cross_origin_refused(s, a):
+    # A page on another site must not reach the SQL APIs through a browser.
+    host = f"127.0.0.1:{s.http_port}"
+    body = json.dumps({"query": "SELECT 1"})
+    for origin in ["http://evil.example", f"http://127.0.0.1:{s.http_port + 1}", "null"]:
+        status, _, text = s.request("POST", "/api/sql", body, {"Origin": origin, "Content-Type": "text/plain"})
+        expect_eq(status, 403, origin)
+        expect(b"cross-origin request refused" in text, text)
+    status, _, text = s.request("POST", "/api/sql", body, {"Origin": f"http://{host}"})
+    expect_eq(status, 200, "the console's own origin")
+    with socket.create_connection(("127.0.0.1", s.http_port), timeout=10) as sock:
+        sock.sendall((f"GET /api/experimental/sql HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+                      "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                      "Sec-WebSocket-Version: 13\r\nOrigin: http://evil.example\r\n\r\n").encode())
+        expect(sock.recv(4096).startswith(b"HTTP/1.1 403"), "a WebSocket from another site")
+    expect_eq(s.query("SELECT 2")[0]["rows"], [[2]], "without an Origin (curl, drivers)")
+
+
 # ---- operations
 
 
