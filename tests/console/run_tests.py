@@ -208,7 +208,7 @@ def object_explorer(c, s):
 @test
 def clusters_view(c, s):
     s.query("CREATE TABLE cl_t (a int); INSERT INTO cl_t SELECT g FROM generate_series(1, 1000) AS g; "
-            "CREATE INDEX cl_i ON cl_t (a)")
+            "CREATE INDEX cl_i ON cl_t (a); CREATE MATERIALIZED VIEW cl_mv AS SELECT count(*) AS n FROM cl_t")
     c.open()
     c.tab("clusters")
     c.wait(lambda d: any(r[0] == "quickstart" for r in (c.table_rows("table.cluster-table") or [])),
@@ -218,6 +218,9 @@ def clusters_view(c, s):
     rows = c.table_rows('section.cluster[data-cluster="quickstart"] table.dataflows')
     row = [r for r in rows if "cl_i" in r[2]][0]
     expect(row[3] == "yes" and int(row[4]) >= 1000, row)  # hydrated, its records
+    c.wait(lambda d: any(r[2] == "cl_mv" and r[3] == "yes" for r in
+                         c.table_rows('section.cluster[data-cluster="quickstart"] table.dataflows')),
+           "the materialized view's dataflow, hydrated")
     expect("Arrangement memory" in c.text("#cluster-list"), c.text("#cluster-list"))
     c.screenshot("clusters")
 

@@ -8,7 +8,7 @@ import { el, objectTable, bytes, showError } from "./ui.js";
 
 const pct = (v) => (v === null || v === undefined ? "NULL" : Number(v).toFixed(1) + " %");
 
-async function clusterDataflows(cluster, objects, hydration) {
+async function clusterDataflows(cluster, objects, byQualifiedName, hydration) {
   const r = await rowsOf({
     sizes: `SELECT id, name, records, batches, size, resident_bytes, spilled_bytes
             FROM mz_introspection.mz_dataflow_arrangement_sizes ORDER BY id`,
@@ -24,7 +24,11 @@ async function clusterDataflows(cluster, objects, hydration) {
   }
   return r.dataflows.map((d) => {
     const s = sizes.get(Number(d.id)) || {};
-    const exports = exportsOf.get(Number(d.id)) || [];
+    // A materialized view's dataflow exports its sink (a transient id); the
+    // dataflow's name names the view.
+    const named = byQualifiedName.get(d.name.replace(/^Dataflow: /, ""));
+    const exports = [...new Set((exportsOf.get(Number(d.id)) || [])
+      .map((id) => (objects.has(id) || !named ? id : named.id)))];
     const names = exports.map((id) => (objects.get(id) ? objects.get(id).name : id));
     const states = exports.map((id) => hydration.get(id)).filter((h) => h !== undefined);
     return {
@@ -49,7 +53,9 @@ export async function refreshClusters() {
       admission: "SELECT cluster_id, max_concurrent, active, queued, admitted_total FROM mz_internal.mz_interactive_admission",
       memory: "SELECT limit_bytes, resident_bytes, spilled_bytes, spills_total FROM mz_internal.mz_arrangement_memory",
       cache: "SELECT capacity_bytes, cached_bytes, hits, misses, hit_rate FROM mz_internal.mz_arrangement_block_cache",
-      objects: "SELECT id, name, type FROM mz_catalog.mz_objects WHERE cluster_id IS NOT NULL",
+      objects: `SELECT o.id, o.name, s.name AS schema, d.name AS database FROM mz_catalog.mz_objects o
+                JOIN mz_catalog.mz_schemas s ON s.id = o.schema_id
+                LEFT JOIN mz_catalog.mz_databases d ON d.id = s.database_id WHERE o.cluster_id IS NOT NULL`,
       hydration: "SELECT object_id, hydrated FROM mz_internal.mz_hydration_statuses",
     });
     const util = new Map(r.utilization.map((u) => [u.replica_id, u]));
@@ -78,9 +84,10 @@ export async function refreshClusters() {
     list.replaceChildren(...parts);
 
     const objects = new Map(r.objects.map((o) => [o.id, o]));
+    const byQualifiedName = new Map(r.objects.map((o) => [`${o.database}.${o.schema}.${o.name}`, o]));
     const hydration = new Map(r.hydration.map((h) => [h.object_id, h.hydrated]));
     const withReplica = clusters.filter((c) => c.replica_id);
-    const dataflows = await Promise.all(withReplica.map((c) => clusterDataflows(c, objects, hydration)
+    const dataflows = await Promise.all(withReplica.map((c) => clusterDataflows(c, objects, byQualifiedName, hydration)
       .catch((error) => error)));
     const sections = withReplica.map((c, i) => {
       const d = dataflows[i];
