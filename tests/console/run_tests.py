@@ -9,10 +9,11 @@ build/console-screenshots). Prints PASS/FAIL per test and ends with
 Selenium is missing.
 
 Usage: run_tests.py PATH_TO_TANDEMD [TEST_NAME_SUBSTRING]
-       run_tests.py PATH_TO_TANDEMD --hydration [ROWS]
+       run_tests.py PATH_TO_TANDEMD --hydration [ROWS] [--one-runtime]
 The second form only takes screenshots of the console while an index over
 ROWS (default 2,000,000) rows hydrates, and reports how long the console's
-reads took meanwhile.
+reads took meanwhile (with --one-runtime: on a cluster without the
+interactive runtime, for comparison).
 """
 
 import os
@@ -283,10 +284,18 @@ def password_login(c, s):
     c.screenshot("login")
 
 
-def hydration_screenshots(tandemd, shots, rows):
+def hydration_screenshots(tandemd, shots, rows, one_runtime=False):
     """Screenshots of the console while an index over `rows` rows hydrates,
-    and how long the console's own API calls took meanwhile."""
-    server = Server(tandemd)
+    and how long the console's own API calls took meanwhile. With
+    `one_runtime`, quickstart has no interactive runtime (every read waits
+    for the maintenance workers), for comparison."""
+    server = Server(tandemd, *(["--system-parameter-default", "enable_compute_interactive_runtime=off"]
+                               if one_runtime else []))
+    prefix = "one-runtime-hydration" if one_runtime else "hydration"
+    if os.path.isdir(shots):
+        for name in os.listdir(shots):
+            if name.startswith(prefix + "-"):
+                os.remove(os.path.join(shots, name))
     console = Console(server, shots)
     try:
         server.query("CREATE TABLE big (k int8, v text)")
@@ -312,7 +321,7 @@ def hydration_screenshots(tandemd, shots, rows):
             view = views[shot % len(views)]
             console.tab(view)
             time.sleep(0.4)
-            console.screenshot(f"hydration-{shot:02d}-{view}")
+            console.screenshot(f"{prefix}-{shot:02d}-{view}")
             shot += 1
         window = console.driver.execute_script(
             "return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/sql') && "
@@ -320,7 +329,7 @@ def hydration_screenshots(tandemd, shots, rows):
         console.tab("shell")
         console.run_sql("SELECT count(*) FROM big")
         console.wait(lambda d: "done in" in console.text("#shell-state"), "the count", timeout=120)
-        console.screenshot("hydration-done-shell")
+        console.screenshot(f"{prefix}-done-shell")
         window.sort()
         print(f"index over {rows} rows hydrated after {hydrated_at:.1f} s" if hydrated_at else "not hydrated in 300 s")
         if window:
@@ -345,7 +354,9 @@ def main():
               "(scripts/install-deps.sh), run with /usr/bin/python3")
         return 2
     if len(sys.argv) > 2 and sys.argv[2] == "--hydration":
-        hydration_screenshots(tandemd, shots, int(sys.argv[3]) if len(sys.argv) > 3 else 2000000)
+        numbers = [a for a in sys.argv[3:] if a.isdigit()]
+        hydration_screenshots(tandemd, shots, int(numbers[0]) if numbers else 2000000,
+                              one_runtime="--one-runtime" in sys.argv[3:])
         return 0
     only = sys.argv[2] if len(sys.argv) > 2 else ""
     if os.path.isdir(shots):
