@@ -7,7 +7,7 @@
 namespace tandem::frontend::http {
 namespace {
 
-TEST_CASE("same_origin accepts no Origin and this server's, refuses others") {
+TEST_CASE("same_origin accepts no Origin and this server and refuses others") {
   CHECK(same_origin("", "127.0.0.1:6876"));
   CHECK(same_origin("http://127.0.0.1:6876", "127.0.0.1:6876"));
   CHECK(same_origin("https://Console.Example:443", "console.example:443"));
@@ -21,7 +21,7 @@ TEST_CASE("same_origin accepts no Origin and this server's, refuses others") {
   CHECK_FALSE(same_origin("http://127.0.0.1:6876", ""));
 }
 
-TEST_CASE("HTTP Basic credentials parse, and trust mode takes any user") {
+TEST_CASE("HTTP Basic credentials parse and trust mode takes any user") {
   auto parsed = parse_basic_authorization("Basic YWxpY2U6c2VjcmV0");  // alice:secret
   REQUIRE(parsed.ok());
   REQUIRE(*parsed);
