@@ -1,4 +1,4 @@
-// Rows of the mz_catalog relations (and mz_internal.mz_search_path_schemas),
+// Rows of the mz_catalog relations (and mz_internal.mz_search_path_schemas and mz_object_dependencies),
 // with Materialize's column names. Left out: the `privileges` columns
 // (mz_aclitem[]: tandem has no arrays or privileges yet) and
 // `redacted_create_sql` (no redactor yet); mz_clusters omits
@@ -135,6 +135,18 @@ std::vector<Row> objects(const CatalogSnapshot& s, const BuiltinContext&) {
   return rows;
 }
 
+// What each item reads, as its catalog entry records it (a view its
+// relations, an index the relation it is on); ids of user and system items.
+std::vector<Row> object_dependencies(const CatalogSnapshot& s, const BuiltinContext&) {
+  std::vector<Row> rows;
+  for (const Item* item : s.items()) {
+    for (ItemId used : item->dependencies) {
+      rows.push_back(make_row({str(item->id.to_string()), str(used.to_string())}));
+    }
+  }
+  return rows;
+}
+
 std::vector<Row> clusters(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   for (const Cluster* c : s.clusters()) {
@@ -218,6 +230,12 @@ void add_mz_catalog_relations(std::vector<BuiltinRelation>& out) {
   out.push_back({kMzInternalSchema, "mz_search_path_schemas",
                  {{"position", T::kInt4, false}, {"schema_id", T::kText, false}, {"schema_oid", T::kOid, false},
                   {"name", T::kText, false}}, search_path_schemas});
+}
+
+void add_dependency_relations(std::vector<BuiltinRelation>& out) {
+  out.push_back({kMzInternalSchema, "mz_object_dependencies",
+                 {{"object_id", T::kText, false}, {"referenced_object_id", T::kText, false}},
+                 object_dependencies});
 }
 
 }  // namespace tandem::catalog::builtin_detail

@@ -19,6 +19,7 @@ const std::vector<BuiltinRelation>& relations() {
     builtin_detail::add_mz_internal_relations(out);
     builtin_detail::add_table_key_relations(out);
     builtin_detail::add_pg_feature_relations(out);
+    builtin_detail::add_dependency_relations(out);
     return out;
   }();
   return all;

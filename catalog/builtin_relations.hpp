@@ -122,6 +122,8 @@ void add_table_key_relations(std::vector<BuiltinRelation>& out);
 // pg_policy, pg_statistic_ext and the publication relations: always empty
 // (builtin_pg_features.cpp).
 void add_pg_feature_relations(std::vector<BuiltinRelation>& out);
+// mz_internal.mz_object_dependencies (builtin_mz_catalog.cpp).
+void add_dependency_relations(std::vector<BuiltinRelation>& out);
 // Calls `f(table, k, key)` for every key of every table, in id order.
 void for_each_table_key(const CatalogSnapshot& s, const std::function<void(const Item&, size_t, const TableKey&)>& f);
 

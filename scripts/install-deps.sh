@@ -8,12 +8,14 @@ set -euo pipefail
 RUN_PACKAGES=(
   g++ cmake ninja-build pkg-config ccache
   libboost-dev librocksdb-dev libspdlog-dev libfmt-dev libssl-dev nlohmann-json3-dev
+  libjs-chart.js
 )
 TEST_PACKAGES=(
   libpq-dev libpqxx-dev catch2 libbenchmark-dev
   postgresql postgresql-client
   clang libclang-rt-14-dev
   spin
+  chromium chromium-driver python3-selenium
 )
 
 PACKAGES=("${RUN_PACKAGES[@]}")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit and integration
 # tests (ctest), the sqllogictest files, the spin model checks of
-# tests/models, the HTTP API tests, the differential tester against PostgreSQL, the concurrency tests under
+# tests/models, the HTTP API tests, the web console's browser tests, the differential tester against PostgreSQL, the concurrency tests under
 # ThreadSanitizer and a bounded run of the protocol fuzzer. Ends with one line
 # "N passed, N failed" and exits non-zero if anything failed.
 #
@@ -88,6 +88,17 @@ count_slt build/td.log
 echo "== HTTP and WebSocket API tests (tests/http)"
 python3 tests/http/run_tests.py build/bin/tandemd 2>&1 | tee build/http.log | grep -E '^(PASS|FAIL|[0-9]+ passed)'
 count_slt build/http.log
+
+# The web console in a browser (tests/console/README.md): headless Chromium
+# driven by Selenium (Debian's packages, with Debian's python3); counts are
+# tests; screenshots in build/console-screenshots.
+echo "== web console browser tests (tests/console)"
+if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c 'import selenium' 2>/dev/null; then
+  /usr/bin/python3 tests/console/run_tests.py build/bin/tandemd 2>&1 | tee build/console.log | grep -E '^(PASS|FAIL|[0-9]+ passed)'
+  count_slt build/console.log
+else
+  echo "SKIPPED: chromium, chromium-driver or python3-selenium is not installed (scripts/install-deps.sh installs them)"
+fi
 
 # The differential tester (tests/difftest/README.md): random schemas, data,
 # queries, views, indexes, materialized views and data changes, compared

@@ -1,5 +1,8 @@
 #include "frontend/http/http_auth.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include <openssl/crypto.h>
 
 #include "frontend/pgwire/scram_common.hpp"
@@ -50,6 +53,18 @@ Result<std::string> authenticate(const pgwire::PasswordFile* passwords, const st
                          "password authentication failed for user \"" + credentials->user + "\"");
   }
   return credentials->user;
+}
+
+bool same_origin(std::string_view origin, std::string_view host) {
+  if (origin.empty()) return true;
+  for (std::string_view scheme : {std::string_view("http://"), std::string_view("https://")}) {
+    if (origin.substr(0, scheme.size()) != scheme) continue;
+    std::string_view authority = origin.substr(scheme.size());
+    return !authority.empty() && authority.size() == host.size() &&
+           std::equal(authority.begin(), authority.end(), host.begin(),
+                      [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+  }
+  return false;
 }
 
 }  // namespace tandem::frontend::http

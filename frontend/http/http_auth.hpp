@@ -32,4 +32,13 @@ Result<std::optional<Credentials>> parse_basic_authorization(std::string_view he
 // kDefaultUser). The comparison takes the same time wherever it differs.
 Result<std::string> authenticate(const pgwire::PasswordFile* passwords, const std::optional<Credentials>& credentials);
 
+// Whether a request may use the SQL APIs as far as its Origin header goes.
+// Browsers send Origin with every cross-site POST and WebSocket handshake,
+// and a page on another site must not run SQL with a trusted (or a
+// browser-kept) identity; the console itself is same-origin. True when
+// `origin` is empty (curl, drivers and the tests send none) or is
+// "http://" or "https://" followed by exactly `host` (the Host header),
+// compared case-insensitively; false otherwise ("null" included).
+bool same_origin(std::string_view origin, std::string_view host);
+
 }  // namespace tandem::frontend::http

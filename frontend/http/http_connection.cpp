@@ -2,6 +2,8 @@
 // POST /api/sql's response, streamed (http_listener.hpp).
 #include <sys/socket.h>
 
+#include <filesystem>
+
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/co_spawn.hpp>
@@ -19,6 +21,7 @@
 #include "frontend/http/metrics_text.hpp"
 #include "frontend/http/sql_request.hpp"
 #include "frontend/http/sql_runner.hpp"
+#include "frontend/http/static_files.hpp"
 #include "frontend/http/websocket_session.hpp"
 
 namespace tandem::frontend::http {
@@ -48,12 +51,12 @@ std::string_view sv(beast::string_view v) { return std::string_view(v.data(), v.
 
 const std::string kTextPlain = "text/plain; charset=utf-8";
 const std::string kPrometheusText = "text/plain; version=0.0.4; charset=utf-8";
-using Headers = std::vector<std::pair<bhttp::field, std::string>>;
+using Headers = std::vector<std::pair<std::string, std::string>>;  // name, value
 
 // The 401's invitation to authenticate with HTTP Basic.
 Headers auth_challenge() {
   Headers headers;
-  headers.emplace_back(bhttp::field::www_authenticate, "Basic realm=\"tandem\", charset=\"UTF-8\"");
+  headers.emplace_back("WWW-Authenticate", "Basic realm=\"tandem\", charset=\"UTF-8\"");
   return headers;
 }
 
@@ -309,7 +312,7 @@ awaitable<bool> HttpConnection::method_not_allowed(const Request& request, std::
   std::string body = std::string(sv(request.method_string())) + " is not allowed on " + std::string(path) +
                      " (allowed: " + allowed + ")\n";
   Headers extra;
-  extra.emplace_back(bhttp::field::allow, std::move(allowed));
+  extra.emplace_back("Allow", std::move(allowed));
   co_return co_await respond(request, bhttp::status::method_not_allowed, std::move(body), kTextPlain,
                              std::move(extra));
 }
@@ -319,10 +322,13 @@ awaitable<bool> HttpConnection::respond(const Request& request, bhttp::status st
   context_.metrics.count_http_request(endpoint_, static_cast<unsigned>(status));
   bhttp::response<bhttp::string_body> response{status, request.version()};
   response.set(bhttp::field::content_type, content_type);
-  for (auto& [field, value] : extra) response.set(field, value);
+  for (auto& [name, value] : extra) response.set(name, value);
   response.keep_alive(request.keep_alive());
-  if (request.method() != bhttp::verb::head) response.body() = std::move(body);
+  const bool head = request.method() == bhttp::verb::head;
+  const size_t length = body.size();
+  if (!head) response.body() = std::move(body);
   response.prepare_payload();
+  if (head) response.content_length(length);  // what GET would send
   boost::system::error_code ec;
   co_await bhttp::async_write(socket_, response, asio::redirect_error(use_awaitable, ec));
   co_return !ec && request.keep_alive();
@@ -333,6 +339,13 @@ awaitable<bool> HttpConnection::handle(Request& request) {
   const std::string_view path = url_path(target);
   const bhttp::verb method = request.method();
   const bool get = method == bhttp::verb::get || method == bhttp::verb::head;
+  if ((path == "/api/sql" || path == "/api/experimental/sql") &&
+      !same_origin(sv(request[bhttp::field::origin]), sv(request[bhttp::field::host]))) {
+    endpoint_ = path == "/api/sql" ? HttpEndpoint::kSql : HttpEndpoint::kWebSocket;
+    co_return co_await respond(request, bhttp::status::forbidden,
+                               "cross-origin request refused: Origin " + std::string(request[bhttp::field::origin]) +
+                                   " is not this server (Host " + std::string(request[bhttp::field::host]) + ")\n");
+  }
   if (path == "/api/sql") {
     endpoint_ = HttpEndpoint::kSql;
     if (method != bhttp::verb::post) co_return co_await method_not_allowed(request, path, "POST");
@@ -381,11 +394,34 @@ awaitable<bool> HttpConnection::handle(Request& request) {
     std::string text = render_metrics(context_);
     co_return co_await respond(request, bhttp::status::ok, std::move(text), kPrometheusText);
   }
+  if (path.substr(0, 5) != "/api/") {
+    if (auto file = find_static_file(path)) {
+      // The console's files carry no data: they are served without
+      // authentication; the API calls the page makes authenticate.
+      endpoint_ = HttpEndpoint::kConsole;
+      if (!get) co_return co_await method_not_allowed(request, path, "GET, HEAD");
+      Headers extra;
+      extra.emplace_back("Cache-Control", file->embedded ? "no-cache" : "max-age=3600");
+      extra.emplace_back("X-Content-Type-Options", "nosniff");
+      if (file->content_type.starts_with("text/html")) {
+        extra.emplace_back("Content-Security-Policy",
+                           "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                           "frame-ancestors 'none'");
+      }
+      co_return co_await respond(request, bhttp::status::ok, std::move(file->body), file->content_type,
+                                 std::move(extra));
+    }
+  }
   endpoint_ = HttpEndpoint::kOther;
+  if (path.starts_with(kChartJsPrefix) && !std::filesystem::is_directory(std::string(kChartJsDirectory))) {
+    co_return co_await respond(request, bhttp::status::not_found,
+                               "Chart.js is not installed (" + std::string(kChartJsDirectory) +
+                                   "): install Debian's libjs-chart.js (scripts/install-deps.sh --run)\n");
+  }
   co_return co_await respond(request, bhttp::status::not_found,
                              "no such endpoint: " + std::string(path) +
-                                 " (endpoints: POST /api/sql, GET /api/experimental/sql (WebSocket), GET "
-                                 "/api/readyz, GET /api/livez, GET /metrics)\n");
+                                 " (endpoints: GET / (the console), POST /api/sql, GET /api/experimental/sql "
+                                 "(WebSocket), GET /api/readyz, GET /api/livez, GET /metrics)\n");
 }
 
 awaitable<bool> HttpConnection::handle_sql(Request& request) {

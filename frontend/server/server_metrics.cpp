@@ -43,6 +43,8 @@ std::string_view http_endpoint_name(HttpEndpoint endpoint) {
       return "health";
     case HttpEndpoint::kMetrics:
       return "/metrics";
+    case HttpEndpoint::kConsole:
+      return "console";
     case HttpEndpoint::kOther:
       return "other";
   }

@@ -27,8 +27,8 @@ inline constexpr size_t kStatementOutcomes = 3;
 std::string_view statement_outcome_name(StatementOutcome outcome);
 
 // The endpoints the HTTP listener serves, for the request counter's label.
-enum class HttpEndpoint : uint8_t { kSql, kWebSocket, kHealth, kMetrics, kOther };
-inline constexpr size_t kHttpEndpoints = 5;
+enum class HttpEndpoint : uint8_t { kSql, kWebSocket, kHealth, kMetrics, kConsole, kOther };
+inline constexpr size_t kHttpEndpoints = 6;
 std::string_view http_endpoint_name(HttpEndpoint endpoint);
 
 class ServerMetrics {

@@ -10,32 +10,19 @@ Usage: run_tests.py PATH_TO_TANDEMD [TEST_NAME_SUBSTRING]
 """
 
 import json
+import os
 import shutil
 import socket
 import subprocess
 import sys
 import threading
 import time
-import traceback
 
 from client import Server, WebSocket, WebSocketClosed, basic, pg_cancel
+from harness import Suite, expect, expect_eq
 
-TESTS = []
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
-
-
-def expect(cond, message="expectation failed"):
-    if not cond:
-        raise AssertionError(message)
-
-
-def expect_eq(got, want, what=""):
-    if got != want:
-        raise AssertionError(f"{what}: got {got!r}, want {want!r}")
+suite = Suite()
+test = suite.test
 
 
 def metric(server, name):
@@ -459,6 +446,99 @@ def websocket_slow_reader(s, a):
     ws.close()
 
 
+# ---- the web console's files
+
+
+@test
+def console_static_files(s, a):
+    status, headers, body = s.get("/")
+    expect_eq(status, 200, "GET /")
+    expect_eq(headers["Content-Type"], "text/html; charset=utf-8", "index content type")
+    expect(b"<title>tandem console</title>" in body, body[:200])
+    expect("default-src 'self'" in headers.get("Content-Security-Policy", ""), headers)
+    expect_eq(s.get("/index.html")[2], body, "/index.html is /")
+    for path, kind in [("/console.css", "text/css"), ("/js/app.js", "text/javascript"),
+                       ("/js/api.js", "text/javascript"), ("/favicon.svg", "image/svg+xml")]:
+        status, headers, body = s.get(path)
+        expect_eq(status, 200, path)
+        expect(headers["Content-Type"].startswith(kind), (path, headers["Content-Type"]))
+        expect_eq(headers["X-Content-Type-Options"], "nosniff", path)
+        expect(len(body) > 0, path)
+    status, headers, body = s.request("HEAD", "/js/app.js")
+    expect_eq((status, body), (200, b""), "HEAD")
+    expect(int(headers["Content-Length"]) > 0, headers)
+    status, headers, body = s.get("/vendor/chart.js/chart.min.js")
+    if os.path.exists("/usr/share/javascript/chart.js/chart.min.js"):
+        expect_eq(status, 200, "Chart.js from Debian's libjs-chart.js")
+        expect_eq(headers["Content-Type"], "text/javascript; charset=utf-8", "chart content type")
+        with open("/usr/share/javascript/chart.js/chart.min.js", "rb") as f:
+            expect_eq(body, f.read(), "the installed file")
+    else:
+        expect_eq(status, 404, "no Chart.js installed")
+        expect(b"libjs-chart.js" in body, body)
+    for method in ["POST", "PUT", "DELETE"]:
+        status, headers, _ = s.request(method, "/index.html", b"x")
+        expect_eq(status, 405, method)
+        expect_eq(headers["Allow"], "GET, HEAD", "Allow")
+    for path in ["/nope.html", "/js/", "/js", "/api/nope", "/index.html/"]:
+        expect_eq(s.get(path)[0], 404, path)
+
+
+@test
+def console_path_traversal(s, a):
+    secret = os.path.join(s.dir, "secret.txt")
+    with open(secret, "w") as f:
+        f.write("do not serve")
+    up = "/.." * 12
+    paths = [f"/vendor/chart.js{up}{secret}", f"/vendor/chart.js/..{up}/etc/passwd", "/../../../../etc/passwd",
+             "/js/../index.html", "/./index.html", "//index.html", "/vendor/chart.js/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+             "/vendor/chart.js/..%2f..%2f..%2fetc%2fpasswd", "/vendor/chart.js/..\\..\\etc\\passwd",
+             "/vendor/chart.js/", "/vendor/chart.js/chunks", "/vendor/chart.js//etc/passwd", "/vendor/chart.js/.",
+             "/%2e%2e/%2e%2e/etc/passwd", f"/..{secret}"]
+    for path in paths:
+        # Raw bytes on a socket: no client normalizes the path first.
+        with socket.create_connection(("127.0.0.1", s.http_port), timeout=10) as sock:
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+            data = b""
+            while chunk := sock.recv(65536):
+                data += chunk
+        expect(data.startswith(b"HTTP/1.1 404"), (path, data[:100]))
+        expect(b"do not serve" not in data and b"root:" not in data, path)
+    expect_eq(s.get("/")[0], 200, "still serving")
+
+
+@test
+def console_auth(s, a):
+    # The page carries no data and loads without credentials; the API
+    # calls it makes must authenticate.
+    status, _, body = a.get("/")
+    expect_eq(status, 200, "the console without credentials")
+    expect_eq(a.get("/js/api.js")[0], 200, "its scripts")
+    status, body, _ = a.sql({"query": "SELECT 1"})
+    expect_eq(status, 401, "the API without credentials")
+    status, body, _ = a.sql({"query": "SELECT current_user"}, auth=("alice", "secret"))
+    expect_eq(body["results"][0]["rows"], [["alice"]], "the API with them")
+
+
+@test
+def cross_origin_refused(s, a):
+    # A page on another site must not reach the SQL APIs through a browser.
+    host = f"127.0.0.1:{s.http_port}"
+    body = json.dumps({"query": "SELECT 1"})
+    for origin in ["http://evil.example", f"http://127.0.0.1:{s.http_port + 1}", "null"]:
+        status, _, text = s.request("POST", "/api/sql", body, {"Origin": origin, "Content-Type": "text/plain"})
+        expect_eq(status, 403, origin)
+        expect(b"cross-origin request refused" in text, text)
+    status, _, text = s.request("POST", "/api/sql", body, {"Origin": f"http://{host}"})
+    expect_eq(status, 200, "the console's own origin")
+    with socket.create_connection(("127.0.0.1", s.http_port), timeout=10) as sock:
+        sock.sendall((f"GET /api/experimental/sql HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+                      "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                      "Sec-WebSocket-Version: 13\r\nOrigin: http://evil.example\r\n\r\n").encode())
+        expect(sock.recv(4096).startswith(b"HTTP/1.1 403"), "a WebSocket from another site")
+    expect_eq(s.query("SELECT 2")[0]["rows"], [[2]], "without an Origin (curl, drivers)")
+
+
 # ---- operations
 
 
@@ -495,22 +575,7 @@ def main():
                   passwords={"alice": "secret"})
     passed = failed = 0
     try:
-        for fn in TESTS:
-            if only not in fn.__name__:
-                continue
-            start = time.time()
-            try:
-                fn(trust, auth)
-                passed += 1
-                print(f"PASS {fn.__name__} ({time.time() - start:.2f} s)", flush=True)
-            except Exception:
-                failed += 1
-                print(f"FAIL {fn.__name__}", flush=True)
-                traceback.print_exc()
-            for server in (trust, auth):
-                if not server.alive():
-                    print("tandemd died:\n" + server.log_tail())
-                    raise SystemExit(f"{passed} passed, {failed + 1} failed")
+        passed, failed = suite.run(only, lambda fn: fn(trust, auth), (trust, auth))
     finally:
         if failed:
             print("--- tandemd log (trust server), last lines:\n" + trust.log_tail())
