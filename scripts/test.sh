@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit and integration
 # tests (ctest), the sqllogictest files, the spin model checks of
-# tests/models, the HTTP API tests, the differential tester against PostgreSQL, the concurrency tests under
+# tests/models, the HTTP API tests, the PostgreSQL client matrix, the differential tester against PostgreSQL, the concurrency tests under
 # ThreadSanitizer and a bounded run of the protocol fuzzer. Ends with one line
 # "N passed, N failed" and exits non-zero if anything failed.
 #
@@ -88,6 +88,14 @@ count_slt build/td.log
 echo "== HTTP and WebSocket API tests (tests/http)"
 python3 tests/http/run_tests.py build/bin/tandemd 2>&1 | tee build/http.log | grep -E '^(PASS|FAIL|[0-9]+ passed)'
 count_slt build/http.log
+
+# The driver matrix (tests/clients/README.md): psycopg2, psycopg 3, pgJDBC,
+# node-postgres, libpqxx, psql scripts and pgbench, each with its own
+# suite against one tandemd; counts are clients.
+echo "== PostgreSQL clients (tests/clients)"
+bash tests/clients/run.sh build/bin/tandemd >build/clients.log 2>&1
+grep -E '^(ok  |FAIL|FAIL:|ERROR:|not ok|[a-z0-9]+: [0-9]+ passed|[0-9]+ passed)' build/clients.log
+count_slt build/clients.log
 
 # The differential tester (tests/difftest/README.md): random schemas, data,
 # queries, views, indexes, materialized views and data changes, compared
