@@ -82,6 +82,8 @@ void qualify_references(const catalog::CatalogSnapshot& snapshot, const catalog:
   });
 }
 
+}  // namespace
+
 // The catalog spec of a table, from its CREATE TABLE statement (also used to
 // re-plan persisted tables at boot). The create_sql names the table fully.
 Result<catalog::ItemSpec> table_spec(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path,
@@ -163,6 +165,8 @@ std::vector<UniqueKey> unique_keys_of(const catalog::Item& item) {
   for (auto& k : catalog::table_keys(item)) keys.push_back({std::move(k.name), std::move(k.columns)});
   return keys;
 }
+
+namespace {
 
 Result<const catalog::Item*> resolve(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path,
                                      const sql::ObjectName& name) {
