@@ -51,6 +51,11 @@ const std::map<std::pair<std::string, size_t>, std::string>& definitions() {
       // pg_attrdef.adbin holds the expression as SQL text.
       {{"pg_get_expr", 2}, "CAST($1 AS text)"},
       {{"pg_get_expr", 3}, "CAST($1 AS text)"},
+      // The search path's existing schemas; with true, also the implicit
+      // pg_catalog searched first.
+      {{"current_schemas", 1},
+       "ARRAY(SELECT mz_s.name FROM mz_internal.mz_search_path_schemas mz_s "
+       "WHERE $1 OR NOT mz_s.implicit ORDER BY mz_s.position)"},
       {{"pg_encoding_to_char", 1}, "CASE $1 WHEN 6 THEN 'UTF8' ELSE '' END"},
       // User tables are what a publication could publish (not the catalog).
       {{"pg_relation_is_publishable", 1},
@@ -86,6 +91,23 @@ std::optional<std::string> reg_cast_sql(const sql::TypeName& type) {
     return "(SELECT mz_n.nspname FROM pg_catalog.pg_namespace mz_n WHERE mz_n.oid = $1)";
   }
   if (reg == "regtype") return "pg_catalog.format_type($1, NULL)";
+  return std::nullopt;
+}
+
+std::optional<std::string> reg_lookup_sql(const sql::TypeName& type) {
+  std::string reg = reg_type_name(type);
+  if (reg == "regclass") {
+    return "(SELECT mz_c.oid FROM pg_catalog.pg_class mz_c JOIN pg_catalog.pg_namespace mz_n "
+           "ON mz_n.oid = mz_c.relnamespace WHERE (mz_c.relname = $1 AND pg_catalog.pg_table_is_visible(mz_c.oid)) "
+           "OR mz_n.nspname || '.' || mz_c.relname = $1 ORDER BY mz_c.oid LIMIT 1)";
+  }
+  if (reg == "regnamespace") {
+    return "(SELECT mz_n.oid FROM pg_catalog.pg_namespace mz_n WHERE mz_n.nspname = $1)";
+  }
+  if (reg == "regtype") {
+    return "(SELECT mz_t.oid FROM pg_catalog.pg_type mz_t WHERE mz_t.typname = $1 "
+           "OR pg_catalog.format_type(mz_t.oid, NULL) = $1 ORDER BY mz_t.oid LIMIT 1)";
+  }
   return std::nullopt;
 }
 

@@ -2,8 +2,8 @@
 // JDBC code uses it: DriverManager, PreparedStatement with ? parameters
 // (server-prepared from the first use, so results come back in binary),
 // setAutoCommit(false) with commit/rollback and a Savepoint, SQLException's
-// SQLState, DatabaseMetaData (getTables, getColumns, getPrimaryKeys,
-// getIndexInfo, getTypeInfo), CopyManager, and a SUBSCRIBE read with
+// SQLState, DatabaseMetaData (getTables, getColumns, getSchemas, getTypeInfo;
+// getPrimaryKeys and getIndexInfo are 0A000 on tandem), CopyManager, and a SUBSCRIBE read with
 // DECLARE/FETCH. JUnit 4; the server comes from PGHOST/PGPORT/PGUSER.
 import static org.junit.Assert.*;
 import static org.junit.Assume.assumeTrue;
@@ -213,6 +213,34 @@ public class ClientTest {
                        "ok:bool:-7:YES:5", "at:timestamp:93:YES:6"),
           cols);
     }
+    try (ResultSet rs = md.getSchemas()) {
+      Set<String> schemas = new HashSet<>();
+      while (rs.next()) schemas.add(rs.getString("TABLE_SCHEM"));
+      assertTrue(schemas.toString(), schemas.contains("public") && schemas.contains("pg_catalog"));
+    }
+    try (ResultSet rs = md.getTypeInfo()) {
+      Set<String> types = new HashSet<>();
+      while (rs.next()) types.add(rs.getString("TYPE_NAME"));
+      assertTrue(types.toString(), types.containsAll(List.of("int4", "text", "numeric", "timestamp")));
+    }
+  }
+
+  // pgJDBC reads key columns with information_schema._pg_expandarray over
+  // pg_index.indkey and a composite's fields ((...).n): tandem has no
+  // composite types yet and refuses the query with 0A000, which this test
+  // pins until it answers.
+  @Test
+  public void primaryKeysAndIndexInfo() throws SQLException {
+    DatabaseMetaData md = conn.getMetaData();
+    if (TANDEM) {
+      try {
+        md.getPrimaryKeys(null, "public", T).close();
+        fail("getPrimaryKeys answered: replace this with the PostgreSQL checks below");
+      } catch (SQLException e) {
+        assertEquals("0A000", e.getSQLState());
+      }
+      return;
+    }
     try (ResultSet rs = md.getPrimaryKeys(null, "public", T)) {
       assertTrue(rs.next());
       assertEquals("id", rs.getString("COLUMN_NAME"));
@@ -226,16 +254,6 @@ public class ClientTest {
         indexes.put(rs.getString("INDEX_NAME"), rs.getString("COLUMN_NAME") + (rs.getBoolean("NON_UNIQUE") ? "" : " unique"));
       }
       assertEquals(Map.of("jdbc_items_name", "name", T + "_pkey", "id unique"), indexes);
-    }
-    try (ResultSet rs = md.getSchemas()) {
-      Set<String> schemas = new HashSet<>();
-      while (rs.next()) schemas.add(rs.getString("TABLE_SCHEM"));
-      assertTrue(schemas.toString(), schemas.contains("public") && schemas.contains("pg_catalog"));
-    }
-    try (ResultSet rs = md.getTypeInfo()) {
-      Set<String> types = new HashSet<>();
-      while (rs.next()) types.add(rs.getString("TYPE_NAME"));
-      assertTrue(types.toString(), types.containsAll(List.of("int4", "text", "numeric", "timestamp")));
     }
   }
 
