@@ -1,7 +1,7 @@
 // Rows of the pg_catalog and information_schema relations, with PostgreSQL's
 // column names (the columns psql and common drivers read). PostgreSQL's
 // "char" columns (relkind, typtype, ...) are text, and its aclitem[]
-// columns (relacl, datacl) text[]: NULL, the default privileges, as
+// columns (relacl, datacl, nspacl) text[]: NULL, the default privileges, as
 // tandem has no GRANT. reloptions and attoptions are NULL (no storage
 // options). pg_type lists every type and its array type (typelem), with
 // PostgreSQL's I/O function names as text (regproc there).
@@ -121,7 +121,7 @@ std::vector<Row> namespaces(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   for (const Schema* schema : s.schemas(kDefaultDatabase)) {
     rows.push_back(make_row({oid(schema_oid(schema->id)), str(schema->name),
-                             oid(schema->is_system() ? kMzSystemRoleOid : kMaterializeRoleOid)}));
+                             oid(schema->is_system() ? kMzSystemRoleOid : kMaterializeRoleOid), Datum::null()}));
   }
   return rows;
 }
@@ -338,7 +338,7 @@ std::vector<Row> is_schemata(const CatalogSnapshot& s, const BuiltinContext&) {
 void add_pg_catalog_relations(std::vector<BuiltinRelation>& out) {
   const char* pg = kPgCatalogSchema;
   out.push_back({pg, "pg_namespace", {{"oid", T::kOid, false}, {"nspname", T::kText, false},
-                                      {"nspowner", T::kOid, false}}, namespaces});
+                                      {"nspowner", T::kOid, false}, {"nspacl", T::kTextArray, true}}, namespaces});
   out.push_back({pg, "pg_class",
                  {{"oid", T::kOid, false}, {"relname", T::kText, false}, {"relnamespace", T::kOid, false},
                   {"reltype", T::kOid, false}, {"reloftype", T::kOid, false}, {"relowner", T::kOid, false},
