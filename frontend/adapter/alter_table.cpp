@@ -73,7 +73,12 @@ Result<ExecResult> alter_table_add_constraint(Engine& engine, const catalog::Sea
                                                             "\" contains null values");
     };
   }
-  TANDEM_RETURN_IF_ERROR(engine.coordinator.add_unique_key(table, UniqueKey{added->name, added->columns}, null_key));
+  UniqueKey key{added->name, added->columns};
+  for (size_t c : key.columns) {
+    key.column_names.push_back(next.desc.columns[c].name);
+    key.column_types.push_back(next.desc.columns[c].type);
+  }
+  TANDEM_RETURN_IF_ERROR(engine.coordinator.add_unique_key(table, std::move(key), null_key));
   Status altered_catalog = engine.catalog.alter_table(item->id, spec.create_sql, spec.desc, details);
   if (!altered_catalog.is_ok()) {
     engine.coordinator.drop_unique_key(table, added->name);

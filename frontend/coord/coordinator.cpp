@@ -161,8 +161,9 @@ Status Coordinator::add_unique_key(compute::GlobalId table, UniqueKey key,
   }
   for (auto c = counts.begin(); c != counts.end();) {
     if (c->second > 1) {
+      auto described = describe_key(key, c->first);
       return Status::error(sqlstate::kUniqueViolation, "could not create unique index \"" + key.name + "\"")
-          .with_detail("The table holds a key more than once.");
+          .with_detail(described ? *described + " is duplicated." : "The table holds a key more than once.");
     }
     c = c->second == 0 ? counts.erase(c) : std::next(c);
   }

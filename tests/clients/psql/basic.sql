@@ -1,9 +1,8 @@
 -- psql scripts as users write them: ON_ERROR_STOP off so an error is
 -- printed and the script goes on, \set and :'var' interpolation, \gset,
 -- \if, \copy from and to files, PREPARE/EXECUTE, BEGIN ... COMMIT and
--- ROLLBACK, \x expanded output, and catalog queries. Errors print tersely
--- (tandem sends no DETAIL or HINT for them yet).
-\set VERBOSITY terse
+-- ROLLBACK, \x expanded output, and catalog queries.
+\set VERBOSITY default
 DROP TABLE IF EXISTS psql_items;
 CREATE TABLE psql_items (id int PRIMARY KEY, name text NOT NULL, price numeric(8,2), added date);
 \set n 3
@@ -32,7 +31,7 @@ COMMIT;
 SELECT id FROM psql_items ORDER BY id;
 -- Errors, and the session going on after them.
 INSERT INTO psql_items VALUES (1, 'again', 0, NULL);
-SELECT nope FROM psql_items;
+SELECT no_such_column_at_all FROM psql_items;
 BEGIN;
 SELECT 1/0;
 SELECT 1;
