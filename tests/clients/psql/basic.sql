@@ -1,7 +1,7 @@
 -- psql scripts as users write them: ON_ERROR_STOP off so an error is
 -- printed and the script goes on, \set and :'var' interpolation, \gset,
 -- \if, \copy from and to files, PREPARE/EXECUTE, BEGIN ... COMMIT and
--- ROLLBACK, \x expanded output, and catalog queries.
+-- ROLLBACK, \x expanded output, catalog queries, and PGOPTIONS.
 \set VERBOSITY default
 DROP TABLE IF EXISTS psql_items;
 CREATE TABLE psql_items (id int PRIMARY KEY, name text NOT NULL, price numeric(8,2), added date);
@@ -47,4 +47,6 @@ SELECT id, name, price FROM psql_items WHERE id = 2;
 \x off
 SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'psql_items' ORDER BY ordinal_position;
 SELECT relname, relkind FROM pg_class WHERE relname LIKE 'psql_items%' ORDER BY relname;
+-- Session settings from the startup packet's options, as PGOPTIONS sends them.
+\! PGOPTIONS='-c search_path=nowhere,public --statement-timeout=1min' psql -X -At -c 'SHOW search_path' -c 'SHOW statement_timeout'
 DROP TABLE psql_items;
