@@ -336,7 +336,8 @@ Result<Statement> Parser::parse_alter() {
   if (a.type == ObjectType::kTable) accept_word("only");  // no inheritance: ONLY changes nothing
   TANDEM_ASSIGN_OR_RETURN(a.name, parse_object_name());
   if (a.type == ObjectType::kTable && peek_word("add") &&
-      (peek_word("constraint", 1) || peek_word("primary", 1) || peek_word("unique", 1))) {
+      (peek_word("constraint", 1) || peek_word("primary", 1) || peek_word("unique", 1) || peek_word("check", 1) ||
+       peek_word("foreign", 1) || peek_word("exclude", 1))) {
     advance();  // ADD
     AlterTableAddConstraint add;
     add.if_exists = a.if_exists;
@@ -350,7 +351,8 @@ Result<Statement> Parser::parse_alter() {
     } else if (accept_word("unique")) {
       add.constraint.primary_key = false;
     } else if (peek_word("check") || peek_word("foreign") || peek_word("exclude")) {
-      return unsupported("ALTER TABLE ADD " + upper(peek().text) + " constraints", pos);
+      return unsupported("ALTER TABLE ADD " + std::string(peek_word("foreign") ? "FOREIGN KEY" : upper(peek().text)) +
+                         " constraints", pos);
     } else {
       return error_here();
     }
