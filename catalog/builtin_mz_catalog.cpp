@@ -183,8 +183,9 @@ std::vector<Row> search_path_schemas(const CatalogSnapshot& s, const BuiltinCont
   for (const auto& n : names) {
     const Schema* schema = s.find_schema(context.path.database, n);
     if (schema == nullptr) continue;
+    bool implicit = !listed && n == kPgCatalogSchema && position == 0;
     rows.push_back(make_row({Datum::from_int32(++position), str(schema->id.to_string()), oid(schema_oid(schema->id)),
-                             str(schema->name)}));
+                             str(schema->name), Datum::from_bool(implicit)}));
   }
   return rows;
 }
@@ -229,7 +230,7 @@ void add_mz_catalog_relations(std::vector<BuiltinRelation>& out) {
                   {"disk", T::kBool, true}}, cluster_replicas});
   out.push_back({kMzInternalSchema, "mz_search_path_schemas",
                  {{"position", T::kInt4, false}, {"schema_id", T::kText, false}, {"schema_oid", T::kOid, false},
-                  {"name", T::kText, false}}, search_path_schemas});
+                  {"name", T::kText, false}, {"implicit", T::kBool, false}}, search_path_schemas});
 }
 
 void add_dependency_relations(std::vector<BuiltinRelation>& out) {

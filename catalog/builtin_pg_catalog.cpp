@@ -1,9 +1,10 @@
 // Rows of the pg_catalog and information_schema relations, with PostgreSQL's
 // column names (the columns psql and common drivers read). PostgreSQL's
 // "char" columns (relkind, typtype, ...) are text, and its aclitem[]
-// columns (relacl, datacl) text[]: NULL, the default privileges, as
+// columns (relacl, datacl, nspacl) text[]: NULL, the default privileges, as
 // tandem has no GRANT. reloptions and attoptions are NULL (no storage
-// options). pg_type lists every type and its array type (typelem).
+// options). pg_type lists every type and its array type (typelem), with
+// PostgreSQL's I/O function names as text (regproc there).
 // pg_am has the access methods of tandem's indexes: `arrangement` for
 // CREATE INDEX (an arrangement) and `hash` for the index that
 // enforces a table key; pg_class.relam names them for indexes, 0 otherwise.
@@ -74,6 +75,32 @@ std::string typname(TypeId t) {
   return "unknown";
 }
 
+// pg_type's I/O function names (typinput, typoutput, typreceive,
+// typsend), as PostgreSQL names them: e.g. int4in, numeric_in, array_in.
+std::string io_function(TypeId t, const char* suffix) {
+  if (is_array_type(t)) return std::string("array_") + suffix;
+  std::string name = typname(t);
+  switch (t) {
+    case T::kNumeric: case T::kDate: case T::kTime: case T::kTimestamp: case T::kTimestampTz:
+    case T::kInterval: case T::kJson: case T::kJsonb: case T::kMzTimestamp:
+      return name + "_" + suffix;
+    default:
+      return name + suffix;
+  }
+}
+
+// pg_type.typalign: a fixed-length type aligns to its length; varlena
+// types to 4 bytes, interval and arrays of 8-byte types to 8.
+std::string alignment_of(TypeId t) {
+  TypeId base = is_array_type(t) ? array_element_type(t) : t;
+  int len = type_len(base);
+  if (base == T::kInterval || len == 8) return "d";
+  if (is_array_type(t)) return "i";
+  if (len == 1) return "c";
+  if (len == 2) return "s";
+  return "i";
+}
+
 uint32_t collation_of(TypeId t) {
   if (is_array_type(t)) t = array_element_type(t);
   return is_string_type(t) ? kDefaultCollationOid : 0;
@@ -94,7 +121,7 @@ std::vector<Row> namespaces(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   for (const Schema* schema : s.schemas(kDefaultDatabase)) {
     rows.push_back(make_row({oid(schema_oid(schema->id)), str(schema->name),
-                             oid(schema->is_system() ? kMzSystemRoleOid : kMaterializeRoleOid)}));
+                             oid(schema->is_system() ? kMzSystemRoleOid : kMaterializeRoleOid), Datum::null()}));
   }
   return rows;
 }
@@ -187,9 +214,14 @@ std::vector<Row> types(const CatalogSnapshot& s, const BuiltinContext&) {
   uint32_t ns = pg_catalog_oid(s);
   auto add = [&](TypeId t, uint32_t element, uint32_t array) {
     std::string category(1, static_cast<char>(type_category(t)));
+    int len = type_len(t);
+    bool by_value = len == 1 || len == 2 || len == 4 || len == 8;
     rows.push_back(make_row({oid(type_oid(t)), str(typname(t)), oid(ns), oid(kMzSystemRoleOid),
-                             i2(type_len(t)), str("b"), str(category), b(type_is_preferred(t)), oid(0), oid(element),
-                             Datum::from_int32(-1), oid(collation_of(t)), b(false), oid(array)}));
+                             i2(len), str("b"), str(category), b(type_is_preferred(t)), oid(0), oid(element),
+                             Datum::from_int32(-1), oid(collation_of(t)), b(false), oid(array), b(by_value),
+                             b(true), str(","), oid(0), Datum::from_int32(0), Datum::null(),
+                             str(io_function(t, "in")), str(io_function(t, "out")), str(io_function(t, "recv")),
+                             str(io_function(t, "send")), str(alignment_of(t)), str(storage_of(t))}));
   };
   for (TypeId t : kAllTypes) {
     const TypeId array = array_type_of(t);
@@ -306,7 +338,7 @@ std::vector<Row> is_schemata(const CatalogSnapshot& s, const BuiltinContext&) {
 void add_pg_catalog_relations(std::vector<BuiltinRelation>& out) {
   const char* pg = kPgCatalogSchema;
   out.push_back({pg, "pg_namespace", {{"oid", T::kOid, false}, {"nspname", T::kText, false},
-                                      {"nspowner", T::kOid, false}}, namespaces});
+                                      {"nspowner", T::kOid, false}, {"nspacl", T::kTextArray, true}}, namespaces});
   out.push_back({pg, "pg_class",
                  {{"oid", T::kOid, false}, {"relname", T::kText, false}, {"relnamespace", T::kOid, false},
                   {"reltype", T::kOid, false}, {"reloftype", T::kOid, false}, {"relowner", T::kOid, false},
@@ -332,7 +364,12 @@ void add_pg_catalog_relations(std::vector<BuiltinRelation>& out) {
                   {"typowner", T::kOid, false}, {"typlen", T::kInt2, false}, {"typtype", T::kText, false},
                   {"typcategory", T::kText, false}, {"typispreferred", T::kBool, false}, {"typrelid", T::kOid, false},
                   {"typelem", T::kOid, false}, {"typtypmod", T::kInt4, false}, {"typcollation", T::kOid, false},
-                  {"typnotnull", T::kBool, false}, {"typarray", T::kOid, false}}, types});
+                  {"typnotnull", T::kBool, false}, {"typarray", T::kOid, false}, {"typbyval", T::kBool, false},
+                  {"typisdefined", T::kBool, false}, {"typdelim", T::kText, false},
+                  {"typbasetype", T::kOid, false}, {"typndims", T::kInt4, false}, {"typdefault", T::kText, true},
+                  {"typinput", T::kText, false}, {"typoutput", T::kText, false}, {"typreceive", T::kText, false},
+                  {"typsend", T::kText, false}, {"typalign", T::kText, false}, {"typstorage", T::kText, false}},
+                 types});
   out.push_back({pg, "pg_database",
                  {{"oid", T::kOid, false}, {"datname", T::kText, false}, {"datdba", T::kOid, false},
                   {"encoding", T::kInt4, false}, {"datlocprovider", T::kText, false},

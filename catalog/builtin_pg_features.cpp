@@ -1,8 +1,9 @@
 // The pg_catalog relations of PostgreSQL features tandem does not have, so
 // they hold no rows: row-level security policies (pg_policy), extended
-// statistics (pg_statistic_ext) and logical-replication publications
-// (pg_publication, pg_publication_rel, pg_publication_namespace). psql's
-// \d reads them for every table; their columns keep PostgreSQL's names and
+// statistics (pg_statistic_ext), logical-replication publications
+// (pg_publication, pg_publication_rel, pg_publication_namespace) and
+// extensions (pg_extension, which psql's \dx lists). psql's \d reads the
+// others for every table; their columns keep PostgreSQL's names and
 // types (polroles oid[]; stxkind "char"[] and prattrs/stxkeys int2vector,
 // here text[] and smallint[] as tandem has neither "char" nor int2vector).
 // Registered after every other builtin relation, so adding them moved no
@@ -40,6 +41,11 @@ void add_pg_feature_relations(std::vector<BuiltinRelation>& out) {
                   {"prqual", T::kText, true}, {"prattrs", T::kInt2Array, true}}, none});
   out.push_back({pg, "pg_publication_namespace",
                  {{"oid", T::kOid, false}, {"pnpubid", T::kOid, false}, {"pnnspid", T::kOid, false}}, none});
+  out.push_back({pg, "pg_extension",
+                 {{"oid", T::kOid, false}, {"extname", T::kText, false}, {"extowner", T::kOid, false},
+                  {"extnamespace", T::kOid, false}, {"extrelocatable", T::kBool, false},
+                  {"extversion", T::kText, false}, {"extconfig", T::kOidArray, true},
+                  {"extcondition", T::kTextArray, true}}, none});
 }
 
 }  // namespace tandem::catalog::builtin_detail

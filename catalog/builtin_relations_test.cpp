@@ -101,7 +101,14 @@ TEST_CASE("mz_search_path_schemas lists pg_catalog then the existing path schema
   auto rows = rows_of(f.catalog(), kMzInternalSchema, "mz_search_path_schemas", path);
   REQUIRE(rows.size() == 2);
   CHECK(rows[0][3] == kPgCatalogSchema);
+  CHECK(rows[0][4] == "t");  // implicit: current_schemas(false) leaves it out
   CHECK(rows[1][3] == kPublicSchema);
+  CHECK(rows[1][4] == "f");
+  path.schemas = {kPublicSchema, kPgCatalogSchema};
+  rows = rows_of(f.catalog(), kMzInternalSchema, "mz_search_path_schemas", path);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[1][3] == kPgCatalogSchema);
+  CHECK(rows[1][4] == "f");
 }
 
 }  // namespace

@@ -126,6 +126,11 @@ class Catalog {
   // planner rewrites them and passes the new texts in `rewrites` (the item's
   // own entry included), and all are written in one batch.
   Status rename_item(ItemId id, std::string new_name, const SqlRewrites& rewrites = {});
+  // Replaces user table `id`'s definition (ALTER TABLE ... ADD PRIMARY
+  // KEY / UNIQUE): its create_sql, columns and details, in one write. The
+  // name, id and shard stay; 42809 if `id` is not a table, an internal
+  // error if `details` names another shard.
+  Status alter_table(ItemId id, std::string create_sql, RelationDesc desc, TableDetails details);
   // Replaces the stored create_sql of existing user items, atomically.
   Status update_create_sql(const SqlRewrites& rewrites);
 

@@ -157,6 +157,25 @@ Status Catalog::rename_item(ItemId id, std::string new_name, const SqlRewrites& 
   return commit(std::move(next), batch);
 }
 
+Status Catalog::alter_table(ItemId id, std::string create_sql, RelationDesc desc, TableDetails details) {
+  const Item* old = current_->item(id);
+  if (old == nullptr) return errors::internal("ALTER TABLE of unknown item " + id.to_string());
+  if (!id.is_user()) return errors::system_object("item", old->name.to_string());
+  if (old->table() == nullptr) {
+    return Status::error(sqlstate::kWrongObjectType, "\"" + old->name.item + "\" is not a table");
+  }
+  if (old->table()->shard != details.shard) return errors::internal("ALTER TABLE may not change a table's shard");
+  auto next = working_copy();
+  CatalogStore::Batch batch;
+  auto altered = std::make_shared<Item>(*old);
+  altered->create_sql = std::move(create_sql);
+  altered->desc = std::move(desc);
+  altered->details = std::move(details);
+  next->replace_item(altered);
+  batch.put_item(PersistedItem{id, altered->create_sql, altered->shard()});
+  return commit(std::move(next), batch);
+}
+
 Status Catalog::update_create_sql(const SqlRewrites& rewrites) {
   auto next = working_copy();
   CatalogStore::Batch batch;

@@ -16,6 +16,8 @@ TEST_PACKAGES=(
   clang libclang-rt-14-dev
   spin
   chromium chromium-driver python3-selenium
+  python3-psycopg2 python3-psycopg default-jdk-headless libpostgresql-jdbc-java junit4
+  nodejs
 )
 
 PACKAGES=("${RUN_PACKAGES[@]}")
@@ -25,11 +27,19 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
-fi
-echo "installing: ${missing[*]}"
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends --no-upgrade "${missing[@]}"
+if [ ${#missing[@]} -ne 0 ]; then
+  echo "installing: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends --no-upgrade "${missing[@]}"
+fi
+
+# The driver matrix's node-postgres (tests/clients/node): npm, unless
+# nodejs brought its own, then the npm packages its lockfile pins.
+if [ "${1:-}" != "--run" ]; then
+  if ! command -v npm >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends --no-upgrade npm
+  fi
+  bash "$(dirname "$0")/../tests/clients/node/install.sh"
+fi

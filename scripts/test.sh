@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit and integration
 # tests (ctest), the sqllogictest files, the spin model checks of
-# tests/models, the HTTP API tests, the web console's browser tests, the differential tester against PostgreSQL, the concurrency tests under
+# tests/models, the HTTP API tests, the web console's browser tests, the PostgreSQL client matrix, the differential tester against PostgreSQL, the concurrency tests under
 # ThreadSanitizer and a bounded run of the protocol fuzzer. Ends with one line
 # "N passed, N failed" and exits non-zero if anything failed.
 #
@@ -99,6 +99,14 @@ if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && /usr/bin/python3 
 else
   echo "SKIPPED: chromium, chromium-driver or python3-selenium is not installed (scripts/install-deps.sh installs them)"
 fi
+
+# The driver matrix (tests/clients/README.md): psycopg2, psycopg 3, pgJDBC,
+# node-postgres, libpqxx, psql scripts and pgbench, each with its own
+# suite against one tandemd; counts are clients.
+echo "== PostgreSQL clients (tests/clients)"
+bash tests/clients/run.sh build/bin/tandemd >build/clients.log 2>&1
+grep -E '^(ok  |FAIL|FAIL:|ERROR:|not ok|[a-z0-9]+: [0-9]+ passed|[0-9]+ passed)' build/clients.log
+count_slt build/clients.log
 
 # The differential tester (tests/difftest/README.md): random schemas, data,
 # queries, views, indexes, materialized views and data changes, compared

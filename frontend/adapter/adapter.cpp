@@ -41,7 +41,7 @@ const char* statement_kind(const sql::Statement& s) {
   static constexpr const char* kNames[] = {
       "SELECT", "SET", "RESET", "SHOW", "BEGIN", "SET TRANSACTION", "COMMIT", "ROLLBACK", "DISCARD", "VACUUM",
       "CREATE TABLE", "CREATE VIEW", "CREATE MATERIALIZED VIEW", "CREATE INDEX", "CREATE CLUSTER",
-      "CREATE CLUSTER REPLICA", "CREATE SCHEMA", "DROP", "ALTER ... RENAME", "ALTER SYSTEM SET",
+      "CREATE CLUSTER REPLICA", "CREATE SCHEMA", "DROP", "ALTER ... RENAME", "ALTER TABLE", "ALTER SYSTEM SET",
       "ALTER SYSTEM RESET", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "COPY", "SUBSCRIBE", "DECLARE", "FETCH",
       "CLOSE", "PREPARE", "EXECUTE", "DEALLOCATE", "SAVEPOINT", "SHOW OBJECTS", "SHOW COLUMNS", "SHOW CREATE", "EXPLAIN",
       "UNSUPPORTED"};
@@ -72,7 +72,7 @@ catalog::SearchPath path_of(const Session& session) {
 bool runs_on_coordinator(const sql::Statement& s) {
   return s.as<sql::CreateTable>() || s.as<sql::CreateIndex>() || s.as<sql::CreateView>() || s.as<sql::CreateCluster>() ||
          s.as<sql::CreateMaterializedView>() ||
-         s.as<sql::AlterRename>() ||
+         s.as<sql::AlterRename>() || s.as<sql::AlterTableAddConstraint>() ||
          s.as<sql::DropObjects>() || s.as<sql::Insert>() ||
          s.as<sql::Update>() ||
          s.as<sql::Delete>() || s.as<sql::Truncate>() || s.as<sql::Copy>() || s.as<sql::AlterSystemSet>() ||
@@ -487,7 +487,8 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
     prepared->result_columns = {text("name"), ResultColumn{"nullable", ColumnType{TypeId::kBool, -1, false}},
                                 text("type")};
   } else if (s.as<sql::CreateTable>() || s.as<sql::DropObjects>() || s.as<sql::CreateIndex>() ||
-             s.as<sql::CreateView>() || s.as<sql::CreateMaterializedView>() || s.as<sql::CreateCluster>() || s.as<sql::AlterRename>()) {
+             s.as<sql::CreateView>() || s.as<sql::CreateMaterializedView>() || s.as<sql::CreateCluster>() || s.as<sql::AlterRename>() ||
+             s.as<sql::AlterTableAddConstraint>()) {
     // Validated when executed, against the catalog as it is then.
   } else if (auto* subscribe = s.as<sql::Subscribe>()) {
     TANDEM_ASSIGN_OR_RETURN(prepared->subscribe, prepare_subscribe(*subscribe, catalog_->snapshot(), path_of(session),
@@ -659,6 +660,7 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
   }
   if (auto* create = s.as<sql::CreateCluster>()) co_return create_cluster(engine, *create);
   if (auto* rename = s.as<sql::AlterRename>()) co_return alter_rename(engine, path, *rename);
+  if (auto* add = s.as<sql::AlterTableAddConstraint>()) co_return alter_table_add_constraint(engine, path, *add);
   if (s.as<sql::AlterSystemSet>() || s.as<sql::AlterSystemReset>()) {
     if (!session.is_superuser()) {
       co_return Status::error(sqlstate::kInsufficientPrivilege, "permission denied to alter system")

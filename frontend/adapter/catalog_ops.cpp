@@ -82,6 +82,8 @@ void qualify_references(const catalog::CatalogSnapshot& snapshot, const catalog:
   });
 }
 
+}  // namespace
+
 // The catalog spec of a table, from its CREATE TABLE statement (also used to
 // re-plan persisted tables at boot). The create_sql names the table fully.
 Result<catalog::ItemSpec> table_spec(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path,
@@ -160,9 +162,18 @@ Result<catalog::ItemSpec> table_spec(const catalog::CatalogSnapshot& snapshot, c
 
 std::vector<UniqueKey> unique_keys_of(const catalog::Item& item) {
   std::vector<UniqueKey> keys;
-  for (auto& k : catalog::table_keys(item)) keys.push_back({std::move(k.name), std::move(k.columns)});
+  for (auto& k : catalog::table_keys(item)) {
+    UniqueKey key{std::move(k.name), std::move(k.columns)};
+    for (size_t c : key.columns) {
+      key.column_names.push_back(item.desc.columns[c].name);
+      key.column_types.push_back(item.desc.columns[c].type);
+    }
+    keys.push_back(std::move(key));
+  }
   return keys;
 }
+
+namespace {
 
 Result<const catalog::Item*> resolve(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path,
                                      const sql::ObjectName& name) {
@@ -259,6 +270,8 @@ Result<UniqueKey> unique_index_key(const catalog::CatalogSnapshot& snapshot, con
       return Status::error(sqlstate::kFeatureNotSupported, "CREATE UNIQUE INDEX on expressions is not supported");
     }
     key.columns.push_back(*k.column);
+    key.column_names.push_back(on->desc.columns[*k.column].name);
+    key.column_types.push_back(on->desc.columns[*k.column].type);
   }
   return key;
 }

@@ -24,6 +24,13 @@ struct Engine {
 catalog::SearchPath search_path_of(const std::string& database, const std::string& search_path_var);
 catalog::PartialName partial_name(const sql::ObjectName& name);
 
+// A table's item spec from its CREATE TABLE (validated: columns, types,
+// defaults, keys), without its shard.
+Result<catalog::ItemSpec> table_spec(const catalog::CatalogSnapshot& snapshot, const catalog::SearchPath& path,
+                                     const sql::CreateTable& create);
+// The keys the coordinator enforces for table `item` (catalog::table_keys).
+std::vector<UniqueKey> unique_keys_of(const catalog::Item& item);
+
 // ---- on the coordinator thread
 Result<ExecResult> create_table(Engine& engine, const catalog::SearchPath& path, const sql::CreateTable& create);
 Result<ExecResult> drop_objects(Engine& engine, const catalog::SearchPath& path, const sql::DropObjects& drop);
@@ -67,6 +74,15 @@ ClusterCompute cluster_compute(const std::string& size, const catalog::SystemVar
 // item's create_sql and its indexes' are rewritten; renaming an object that
 // views use is refused (their SQL would need rewriting too).
 Result<ExecResult> alter_rename(Engine& engine, const catalog::SearchPath& path, const sql::AlterRename& rename);
+
+// ALTER TABLE ... ADD [CONSTRAINT c] PRIMARY KEY (cols) | UNIQUE (cols)
+// (on the coordinator thread; alter_table.cpp): the rows present are
+// checked first (a NULL in a primary key column is 23502, a repeated key
+// 23505), then the key is enforced on every write and the table's
+// create_sql carries it, so it survives a restart. The constraint is named
+// as CREATE TABLE names it (t_pkey, t_a_key).
+Result<ExecResult> alter_table_add_constraint(Engine& engine, const catalog::SearchPath& path,
+                                              const sql::AlterTableAddConstraint& alter);
 
 // CREATE CLUSTER / DROP CLUSTER (on the coordinator thread).
 Result<ExecResult> create_cluster(Engine& engine, const sql::CreateCluster& create);

@@ -76,6 +76,8 @@ Result<CopyFormat> copy_format_from_options(const std::vector<sql::Option>& opti
     if (o.name == "format") {
       if (o.value.text == "csv") {
         f.csv = true;
+      } else if (o.value.text == "binary") {
+        f.binary = true;
       } else if (o.value.text != "text") {
         return Status::error(sqlstate::kFeatureNotSupported, "COPY format \"" + o.value.text + "\" not supported");
       }
@@ -104,7 +106,12 @@ Result<CopyFormat> copy_format_from_options(const std::vector<sql::Option>& opti
       return Status::error(sqlstate::kFeatureNotSupported, "COPY option \"" + o.name + "\" not supported");
     }
   }
-  if (f.csv) {
+  if (f.binary) {
+    const char* text_only = delimiter_set ? "DELIMITER" : null_set ? "NULL" : f.header ? "HEADER" : nullptr;
+    if (text_only != nullptr) {
+      return Status::error(sqlstate::kSyntaxError, std::string("cannot specify ") + text_only + " in BINARY mode");
+    }
+  } else if (f.csv) {
     if (!delimiter_set) f.delimiter = ',';
     if (!null_set) f.null_string = "";
   } else if (f.header) {

@@ -17,6 +17,7 @@ namespace tandem::frontend {
 
 struct CopyFormat {
   bool csv = false;
+  bool binary = false;  // copy_binary.hpp; the other fields then do not apply
   char delimiter = '\t';
   std::string null_string = "\\N";
   bool header = false;

@@ -29,8 +29,11 @@ Result<std::shared_ptr<const BoundCopyIn>> bind_copy_in(const catalog::CatalogSn
 
 CopyInBuilder::CopyInBuilder(std::shared_ptr<const BoundCopyIn> copy)
     : copy_(std::move(copy)),
-      splitter_(copy_->format, [this](size_t line, const auto& fields) { return add_row(line, fields); }) {
+      splitter_(copy_->format, [this](size_t line, const auto& fields) { return add_row(line, fields, false); }) {
   write_.table = copy_->target->table;
+  if (copy_->format.binary) {
+    binary_.emplace([this](size_t tuple, const auto& fields) { return add_row(tuple, fields, true); });
+  }
 }
 
 Status CopyInBuilder::start() {
@@ -42,13 +45,13 @@ Status CopyInBuilder::start() {
 }
 
 Status CopyInBuilder::feed(std::string_view piece) {
-  if (status_.is_ok()) status_ = splitter_.feed(piece);
+  if (status_.is_ok()) status_ = binary_ ? binary_->feed(piece) : splitter_.feed(piece);
   if (!status_.is_ok()) staged_.reset();  // nothing staged outlives an error
   return status_;
 }
 
 Result<TableWrite> CopyInBuilder::finish(size_t* rows) {
-  if (status_.is_ok()) status_ = splitter_.finish();
+  if (status_.is_ok()) status_ = binary_ ? binary_->finish() : splitter_.finish();
   if (status_.is_ok() && staged_) {
     for (const auto& [row, diff] : write_.updates) {
       status_ = staged_->add(row.ref(), diff);
@@ -72,8 +75,13 @@ Status CopyInBuilder::begin_staging() {
   return Status::ok();
 }
 
-Status CopyInBuilder::add_row(size_t line, const std::vector<std::optional<std::string_view>>& fields) {
+Status CopyInBuilder::add_row(size_t line, const std::vector<std::optional<std::string_view>>& fields, bool binary) {
   const BoundInsert& t = *copy_->target;
+  if (binary && fields.size() != t.targets.size()) {
+    return Status::error("22P04", "row field count is " + std::to_string(fields.size()) + ", expected " +
+                                      std::to_string(t.targets.size()))
+        .with_detail("COPY " + t.table_name + ", line " + std::to_string(line));
+  }
   if (fields.size() != t.targets.size()) {
     std::string what = fields.size() < t.targets.size()
                            ? "missing data for column \"" + t.desc.columns[t.targets[fields.size()]].name + "\""
@@ -87,12 +95,14 @@ Status CopyInBuilder::add_row(size_t line, const std::vector<std::optional<std::
       full_[column] = Datum::null();
       continue;
     }
-    auto d = parse_datum(*fields[i], t.desc.columns[column].type, arena_);
+    auto d = binary ? recv_datum(*fields[i], t.desc.columns[column].type, arena_)
+                    : parse_datum(*fields[i], t.desc.columns[column].type, arena_);
     if (!d.ok()) {
       Status s = d.status();
+      std::string where = "COPY " + t.table_name + ", line " + std::to_string(line) + ", column " +
+                          t.desc.columns[column].name;
       return Status::error(s.sqlstate(), s.message())
-          .with_detail("COPY " + t.table_name + ", line " + std::to_string(line) + ", column " +
-                       t.desc.columns[column].name + ": \"" + std::string(*fields[i]) + "\"");
+          .with_detail(binary ? where : where + ": \"" + std::string(*fields[i]) + "\"");
     }
     full_[column] = *d;
   }

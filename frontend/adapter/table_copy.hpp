@@ -12,6 +12,7 @@
 
 #include "catalog/catalog_snapshot.hpp"
 #include "common/eval_context.hpp"
+#include "frontend/adapter/copy_binary.hpp"
 #include "frontend/adapter/copy_format.hpp"
 #include "frontend/adapter/table_insert.hpp"
 #include "frontend/coord/coordinator.hpp"
@@ -57,7 +58,9 @@ class CopyInBuilder {
   std::unique_ptr<StagedWrite> take_staged() { return std::move(staged_); }
 
  private:
-  Status add_row(size_t line, const std::vector<std::optional<std::string_view>>& fields);
+  // `fields` are text (or CSV) fields, or with `binary` the binary
+  // format's field bytes (copy_binary.hpp).
+  Status add_row(size_t line, const std::vector<std::optional<std::string_view>>& fields, bool binary);
   // Hands the rows collected so far to a new staged write.
   Status begin_staging();
 
@@ -72,6 +75,7 @@ class CopyInBuilder {
   Coordinator* coordinator_ = nullptr;
   std::unique_ptr<StagedWrite> staged_;
   CopyRowSplitter splitter_;
+  std::optional<BinaryCopyReader> binary_;  // FORMAT binary reads through this instead
   Status status_;
 };
 

@@ -42,7 +42,7 @@ namespace {
 bool is_ddl(const sql::Statement& s) {
   return s.as<sql::CreateTable>() || s.as<sql::CreateIndex>() || s.as<sql::CreateView>() ||
          s.as<sql::CreateCluster>() || s.as<sql::CreateMaterializedView>() || s.as<sql::AlterRename>() ||
-         s.as<sql::DropObjects>() || s.as<sql::AlterSystemSet>() || s.as<sql::AlterSystemReset>();
+         s.as<sql::AlterTableAddConstraint>() || s.as<sql::DropObjects>() || s.as<sql::AlterSystemSet>() || s.as<sql::AlterSystemReset>();
 }
 
 const char* ddl_kind(const sql::Statement& s) {
@@ -52,6 +52,7 @@ const char* ddl_kind(const sql::Statement& s) {
   if (s.as<sql::CreateCluster>()) return "CREATE CLUSTER";
   if (s.as<sql::CreateMaterializedView>()) return "CREATE MATERIALIZED VIEW";
   if (s.as<sql::AlterRename>()) return "ALTER ... RENAME";
+  if (s.as<sql::AlterTableAddConstraint>()) return "ALTER TABLE";
   if (s.as<sql::DropObjects>()) return "DROP";
   return "ALTER SYSTEM";
 }

@@ -10,6 +10,8 @@
 #include <spdlog/spdlog.h>
 
 #include "catalog/global_id.hpp"
+#include "common/row.hpp"
+#include "common/row_arena.hpp"
 #include "storage/durable_store.hpp"
 
 namespace tandem::frontend {
@@ -122,7 +124,8 @@ Status Coordinator::open_table(compute::GlobalId table, storage::ShardId shard, 
   return Status::ok();
 }
 
-Status Coordinator::add_unique_key(compute::GlobalId table, UniqueKey key) {
+Status Coordinator::add_unique_key(compute::GlobalId table, UniqueKey key,
+                                   const std::function<Status(size_t column)>& null_key) {
   // Held throughout: no write is sequenced between the count and the key
   // joining the table's keys.
   std::lock_guard lock(write_mutex_);
@@ -138,13 +141,29 @@ Status Coordinator::add_unique_key(compute::GlobalId table, UniqueKey key) {
   TANDEM_ASSIGN_OR_RETURN(Timestamp shard_upper, shards_->upper(t.shard));
   const Timestamp as_of = std::min(upper_, shard_upper) - 1;
   std::unordered_map<std::string, Diff> counts;
+  // Rows with a NULL key column, net of retractions, per column.
+  std::map<size_t, std::unordered_map<std::string, Diff>> null_rows;
   TANDEM_RETURN_IF_ERROR(shards_->scan_snapshot(t.shard, as_of, [&](std::string_view bytes, Diff diff) {
-    if (auto k = unique_key_of(RowRef(bytes), key.columns)) counts[std::move(*k)] += diff;
+    if (auto k = unique_key_of(RowRef(bytes), key.columns)) {
+      counts[std::move(*k)] += diff;
+    } else if (null_key) {
+      RowArena arena;
+      std::vector<Datum> datums = unpack(RowRef(bytes), &arena);
+      for (size_t c : key.columns) {
+        if (c < datums.size() && datums[c].is_null()) null_rows[c][std::string(bytes)] += diff;
+      }
+    }
   }));
+  for (const auto& [column, rows] : null_rows) {
+    for (const auto& [row, diff] : rows) {
+      if (diff != 0) return null_key(column);
+    }
+  }
   for (auto c = counts.begin(); c != counts.end();) {
     if (c->second > 1) {
+      auto described = describe_key(key, c->first);
       return Status::error(sqlstate::kUniqueViolation, "could not create unique index \"" + key.name + "\"")
-          .with_detail("The table holds a key more than once.");
+          .with_detail(described ? *described + " is duplicated." : "The table holds a key more than once.");
     }
     c = c->second == 0 ? counts.erase(c) : std::next(c);
   }

@@ -152,8 +152,11 @@ class Coordinator {
   // Enforces one more unique key on an open table (CREATE UNIQUE INDEX):
   // 23505 "could not create unique index" when the rows present (every
   // write sequenced so far included) already repeat a non-NULL key, and
-  // nothing changes. Scans the table: not for the coordinator's thread.
-  Status add_unique_key(compute::GlobalId table, UniqueKey key);
+  // nothing changes. With `null_key` (a primary key), a row present whose
+  // key column c is NULL is refused first, with null_key(c)'s error.
+  // Scans the table: not for the coordinator's thread.
+  Status add_unique_key(compute::GlobalId table, UniqueKey key,
+                        const std::function<Status(size_t column)>& null_key = {});
   // Stops enforcing the unique key named `name` (its index was dropped).
   void drop_unique_key(compute::GlobalId table, const std::string& name);
   // Drops the shard; the compute input stays until its dataflows are gone.

@@ -64,10 +64,7 @@ Status Coordinator::sequence_staged(std::shared_ptr<StagedWrite> write, std::fun
   Table& table = it->second;
   for (size_t k = 0; k < write->keys().size() && k < table.key_counts.size(); ++k) {
     for (const std::string& key : write->keys()[k]) {
-      if (table.key_counts[k].count(key) != 0) {
-        return Status::error(sqlstate::kUniqueViolation, "duplicate key value violates unique constraint \"" +
-                                                             table.unique_keys[k].name + "\"");
-      }
+      if (table.key_counts[k].count(key) != 0) return unique_violation(table.unique_keys[k], key);
     }
   }
   auto ts = oracle_->write_ts();

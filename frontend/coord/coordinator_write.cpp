@@ -167,17 +167,20 @@ Status Coordinator::reserve_keys(const std::vector<TableWrite>& writes) {
     // Every key count is at most 1 before a write, so only a key this write
     // touches can exceed it, and only through an insert (the second pass).
     std::optional<size_t> violated;
+    std::string violating_key;
     for (int pass = 0; pass < 2; ++pass) {
       for (const auto& [row, diff] : writes[w].updates) {
         if ((diff < 0) != (pass == 0)) continue;
         auto k = count_keys(table, row.ref(), diff);
-        if (k && !violated) violated = k;
+        if (k && !violated) {
+          violated = k;
+          violating_key = unique_key_of(row.ref(), table.unique_keys[*k].columns).value_or("");
+        }
       }
     }
     if (violated) {
       release_keys({writes.begin(), writes.begin() + static_cast<std::ptrdiff_t>(w) + 1});
-      return Status::error(sqlstate::kUniqueViolation, "duplicate key value violates unique constraint \"" +
-                                                           table.unique_keys[*violated].name + "\"");
+      return unique_violation(table.unique_keys[*violated], violating_key);
     }
   }
   return Status::ok();
@@ -222,8 +225,7 @@ Status Coordinator::check_pending_keys(compute::GlobalId table, const std::vecto
         if (pass == 0) continue;
         auto committed = t.key_counts[k].find(*key);
         if (net + (committed == t.key_counts[k].end() ? 0 : committed->second) > 1) {
-          return Status::error(sqlstate::kUniqueViolation,
-                               "duplicate key value violates unique constraint \"" + t.unique_keys[k].name + "\"");
+          return unique_violation(t.unique_keys[k], *key);
         }
       }
     }

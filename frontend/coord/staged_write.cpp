@@ -1,5 +1,6 @@
 #include "frontend/coord/staged_write.hpp"
 
+#include "common/value_io.hpp"
 #include "storage/shard_codec.hpp"
 
 namespace tandem::frontend {
@@ -15,6 +16,33 @@ std::optional<std::string> unique_key_of(RowRef row, const std::vector<size_t>& 
     packer.push(datums[c]);
   }
   return key;
+}
+
+std::optional<std::string> describe_key(const UniqueKey& key, std::string_view key_row) {
+  if (key.column_names.size() != key.columns.size() || key.column_types.size() != key.columns.size()) {
+    return std::nullopt;
+  }
+  RowArena arena;
+  std::vector<Datum> datums = unpack(RowRef(key_row), &arena);
+  if (datums.size() != key.columns.size()) return std::nullopt;
+  std::string names, values;
+  for (size_t i = 0; i < datums.size(); ++i) {
+    if (i) {
+      names += ", ";
+      values += ", ";
+    }
+    names += key.column_names[i];
+    values += datums[i].is_null() ? "null" : datum_to_text(datums[i], key.column_types[i]);
+  }
+  return "Key (" + names + ")=(" + values + ")";
+}
+
+Status unique_violation(const UniqueKey& key, std::string_view key_row) {
+  Status s = Status::error(sqlstate::kUniqueViolation,
+                           "duplicate key value violates unique constraint \"" + key.name + "\"");
+  auto described = describe_key(key, key_row);
+  if (!described) return s;
+  return std::move(s).with_detail(*described + " already exists.");
 }
 
 StagedWrite::StagedWrite(storage::ShardStore& shards, compute::GlobalId table, storage::ShardId shard, uint64_t stage,
@@ -35,10 +63,7 @@ StagedWrite::~StagedWrite() {
 Status StagedWrite::add(RowRef row, Diff diff) {
   for (size_t k = 0; k < unique_keys_.size(); ++k) {
     auto key = unique_key_of(row, unique_keys_[k].columns);
-    if (key && !keys_[k].insert(std::move(*key)).second) {
-      return Status::error(sqlstate::kUniqueViolation,
-                           "duplicate key value violates unique constraint \"" + unique_keys_[k].name + "\"");
-    }
+    if (key && !keys_[k].insert(*key).second) return unique_violation(unique_keys_[k], *key);
   }
   storage::append_batch_entry(&piece_, row.bytes(), diff);
   ++rows_;

@@ -20,6 +20,7 @@
 
 #include "common/row.hpp"
 #include "common/status.hpp"
+#include "common/types.hpp"
 #include "compute/plan/global_id.hpp"
 #include "storage/shard_store.hpp"
 
@@ -30,11 +31,24 @@ namespace tandem::frontend {
 struct UniqueKey {
   std::string name;
   std::vector<size_t> columns;
+  // The key columns' names and types, for the error's DETAIL; a key
+  // without them reports no DETAIL.
+  std::vector<std::string> column_names = {};
+  std::vector<ColumnType> column_types = {};
 };
 
 // The key row of `row` for `columns`, or nullopt when a key column is NULL
 // (SQL unique constraints admit any number of NULL keys).
 std::optional<std::string> unique_key_of(RowRef row, const std::vector<size_t>& columns);
+
+// "Key (a, b)=(1, x)" for `key_row` (a unique_key_of result) of `key`, or
+// nullopt when the key does not know its columns.
+std::optional<std::string> describe_key(const UniqueKey& key, std::string_view key_row);
+
+// 23505 "duplicate key value violates unique constraint" for `key_row` (a
+// unique_key_of result) of constraint `key`, with PostgreSQL's DETAIL
+// "Key (a, b)=(1, x) already exists." when the key knows its columns.
+Status unique_violation(const UniqueKey& key, std::string_view key_row);
 
 class StagedWrite {
  public:

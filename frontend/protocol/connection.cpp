@@ -18,7 +18,10 @@
 #include <boost/asio/write.hpp>
 
 #include "frontend/adapter/adapter.hpp"
+#include "frontend/adapter/copy_binary.hpp"
+#include "frontend/adapter/table_copy.hpp"
 #include "frontend/pgwire/scram.hpp"
+#include "frontend/pgwire/startup_options.hpp"
 #include "frontend/protocol/result_encoder.hpp"
 #include "frontend/server/server_metrics.hpp"
 #include "frontend/server/statement_runner.hpp"
@@ -263,7 +266,17 @@ awaitable<bool> Connection::startup() {
     if (database.empty()) database = "materialize";
     session_ = std::make_unique<Session>(std::string(*user), database);
     session_->set_runs_after_reply(true);  // flush() and execute() run it
+    // The settings in `options` come first, so a parameter also given on
+    // its own in the startup packet wins, as in PostgreSQL.
     std::vector<std::pair<std::string, std::string>> startup_vars;
+    if (auto options = startup.parameter("options")) {
+      auto settings = pgwire::parse_startup_options(*options);
+      if (!settings.ok()) {
+        fatal(settings.status());
+        co_return false;
+      }
+      startup_vars = std::move(*settings);
+    }
     for (auto [key, value] : startup.parameters) {
       if (key == "user" || key == "database" || key == "options" || key == "replication" ||
           key.substr(0, 5) == "_pq_.")
@@ -831,7 +844,7 @@ awaitable<Result<size_t>> Connection::send_stream(const ExecResult& result, std:
     }
     if (batch->empty()) continue;  // the end is reported by ended()
     if (result.copy_out) {
-      write_copy_rows(writer_, result.columns, *batch, *result.copy_out);
+      write_copy_rows(writer_, result.columns, *batch, *result.copy_out, &copy_binary_header_);
     } else {
       write_data_rows(writer_, result.columns, *batch, formats);
     }
@@ -892,14 +905,18 @@ awaitable<Status> Connection::read_copy_data(CopyInBuilder* builder) {
 }
 
 awaitable<Status> Connection::run_copy(const PreparedStatement& statement, const ExecResult& result) {
-  std::vector<int16_t> formats(result.columns.size(), 0);
+  const bool binary = result.copy_out ? result.copy_out->binary : statement.copy_in && statement.copy_in->format.binary;
+  std::vector<int16_t> formats(result.columns.size(), binary ? 1 : 0);
   if (result.copy_out) {
-    writer_.copy_out_response(0, formats);
+    writer_.copy_out_response(binary ? 1 : 0, formats);
+    copy_binary_header_.clear();
+    if (binary) append_binary_copy_header(&copy_binary_header_);
     if (result.copy_out->header) write_copy_header(writer_, result.columns, *result.copy_out);
     constexpr size_t kRowsPerFlushCheck = 1024;
     for (size_t begin = 0; begin < result.rows.size(); begin += kRowsPerFlushCheck) {
       size_t n = std::min(kRowsPerFlushCheck, result.rows.size() - begin);
-      write_copy_rows(writer_, result.columns, std::span<const Row>(result.rows).subspan(begin, n), *result.copy_out);
+      write_copy_rows(writer_, result.columns, std::span<const Row>(result.rows).subspan(begin, n), *result.copy_out,
+                      &copy_binary_header_);
       if (out_.size() >= kFlushThreshold) co_await flush();
     }
     std::string tag = result.tag;
@@ -909,11 +926,17 @@ awaitable<Status> Connection::run_copy(const PreparedStatement& statement, const
       if (!sent.ok()) co_return sent.status();
       tag += " " + std::to_string(result.rows.size() + *sent);
     }
+    if (binary) {
+      std::string trailer = std::move(copy_binary_header_);  // no rows: the header goes with the trailer
+      copy_binary_header_.clear();
+      append_binary_copy_trailer(&trailer);
+      writer_.copy_data(trailer);
+    }
     writer_.copy_done();
     writer_.command_complete(tag);
     co_return Status::ok();
   }
-  writer_.copy_in_response(0, formats);
+  writer_.copy_in_response(binary ? 1 : 0, formats);
   co_await flush();
   auto builder = context_.adapter.begin_copy_in(*session_, statement, *session_->cancel_token());
   if (!builder.ok()) {

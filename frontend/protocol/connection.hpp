@@ -102,6 +102,9 @@ class Connection final : public ClientConnection, public std::enable_shared_from
   static constexpr uint32_t kEagerReads = 16;
   uint32_t eager_reads_ = 0;
   std::string out_;
+  // A binary COPY TO's header until it goes out with the first tuple or
+  // the trailer (write_copy_rows).
+  std::string copy_binary_header_;
   pgwire::BackendWriter writer_{out_};
   Phase phase_ = Phase::kStartup;
   std::unique_ptr<Session> session_;

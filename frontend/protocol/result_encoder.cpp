@@ -1,6 +1,7 @@
 #include "frontend/protocol/result_encoder.hpp"
 
 #include "common/value_io.hpp"
+#include "frontend/adapter/copy_binary.hpp"
 
 namespace tandem::frontend {
 
@@ -25,8 +26,49 @@ void write_data_rows(pgwire::BackendWriter& writer, const ExecResult& result, si
   write_data_rows(writer, result.columns, std::span<const Row>(result.rows).subspan(begin, end - begin), formats);
 }
 
+namespace {
+
+// One tuple of the binary COPY format (copy_binary.hpp).
+void write_binary_copy_rows(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns,
+                            std::span<const Row> rows, std::string* header) {
+  RowArena arena;
+  std::string tuple;
+  std::string field;
+  auto put = [&](uint32_t v, int bytes) {
+    for (int shift = 8 * (bytes - 1); shift >= 0; shift -= 8) tuple.push_back(static_cast<char>((v >> shift) & 0xff));
+  };
+  for (const Row& row : rows) {
+    RowIter it(row.ref(), &arena);
+    tuple.clear();
+    if (header != nullptr) {
+      tuple.swap(*header);
+      header = nullptr;
+    }
+    put(static_cast<uint32_t>(columns.size()), 2);
+    for (size_t c = 0; c < columns.size(); ++c) {
+      Datum d = it.done() ? Datum::null() : it.next();
+      if (d.is_null()) {
+        put(0xffffffffu, 4);
+        continue;
+      }
+      field.clear();
+      send_datum(d, columns[c].type, &field);
+      put(static_cast<uint32_t>(field.size()), 4);
+      tuple += field;
+    }
+    writer.copy_data(tuple);
+    arena.clear();
+  }
+}
+
+}  // namespace
+
 void write_copy_rows(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns, std::span<const Row> rows,
-                     const CopyFormat& format) {
+                     const CopyFormat& format, std::string* binary_header) {
+  if (format.binary) {
+    write_binary_copy_rows(writer, columns, rows, binary_header);
+    return;
+  }
   RowArena arena;
   std::vector<std::optional<std::string>> fields;
   std::string line;

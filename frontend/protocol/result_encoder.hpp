@@ -29,9 +29,12 @@ void write_data_rows(pgwire::BackendWriter& writer, std::span<const ResultColumn
 // The header line of COPY TO STDOUT (CSV HEADER): the column names, quoted
 // as fields are.
 void write_copy_header(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns, const CopyFormat& format);
-// CopyData lines (COPY TO STDOUT) for `rows` in `format`.
+// CopyData lines (COPY TO STDOUT) for `rows` in `format`: one message per
+// row. In the binary format a non-empty `*binary_header` (the format's
+// header) goes out in front of the first tuple, in the same message, as
+// PostgreSQL sends it (psycopg expects it so), and is cleared.
 void write_copy_rows(pgwire::BackendWriter& writer, std::span<const ResultColumn> columns, std::span<const Row> rows,
-                     const CopyFormat& format);
+                     const CopyFormat& format, std::string* binary_header = nullptr);
 
 // Bind's result format codes (0, 1 or one per column) expanded to one per
 // column; 08P01 on a count mismatch, 22023 on an unknown code.

@@ -51,6 +51,24 @@ const std::map<std::pair<std::string, size_t>, std::string>& definitions() {
       // pg_attrdef.adbin holds the expression as SQL text.
       {{"pg_get_expr", 2}, "CAST($1 AS text)"},
       {{"pg_get_expr", 3}, "CAST($1 AS text)"},
+      // The search path's existing schemas; with true, also the implicit
+      // pg_catalog searched first.
+      {{"current_schemas", 1},
+       "ARRAY(SELECT mz_s.name FROM mz_internal.mz_search_path_schemas mz_s "
+       "WHERE $1 OR NOT mz_s.implicit ORDER BY mz_s.position)"},
+      // Sizes: a table's or materialized view's stored shard bytes
+      // (mz_shard_storage); 0 for a relation without a shard (views, and
+      // indexes, which live in memory); NULL for an unknown OID.
+      {{"pg_relation_size", 1}, "CASE WHEN $1 IN (SELECT mz_c.oid FROM pg_catalog.pg_class mz_c) THEN COALESCE((SELECT CAST(sum(mz_s.stored_bytes) AS bigint) FROM mz_internal.mz_shard_storage mz_s JOIN mz_catalog.mz_objects mz_o ON mz_o.id = mz_s.object_id WHERE mz_o.oid = $1), CAST(0 AS bigint)) END"},
+      {{"pg_relation_size", 2}, "CASE WHEN $1 IN (SELECT mz_c.oid FROM pg_catalog.pg_class mz_c) THEN COALESCE((SELECT CAST(sum(mz_s.stored_bytes) AS bigint) FROM mz_internal.mz_shard_storage mz_s JOIN mz_catalog.mz_objects mz_o ON mz_o.id = mz_s.object_id WHERE mz_o.oid = $1), CAST(0 AS bigint)) END"},
+      {{"pg_table_size", 1}, "CASE WHEN $1 IN (SELECT mz_c.oid FROM pg_catalog.pg_class mz_c) THEN COALESCE((SELECT CAST(sum(mz_s.stored_bytes) AS bigint) FROM mz_internal.mz_shard_storage mz_s JOIN mz_catalog.mz_objects mz_o ON mz_o.id = mz_s.object_id WHERE mz_o.oid = $1), CAST(0 AS bigint)) END"},
+      {{"pg_total_relation_size", 1}, "CASE WHEN $1 IN (SELECT mz_c.oid FROM pg_catalog.pg_class mz_c) THEN COALESCE((SELECT CAST(sum(mz_s.stored_bytes) AS bigint) FROM mz_internal.mz_shard_storage mz_s JOIN mz_catalog.mz_objects mz_o ON mz_o.id = mz_s.object_id WHERE mz_o.oid = $1), CAST(0 AS bigint)) END"},
+      {{"pg_indexes_size", 1},
+       "CASE WHEN $1 IN (SELECT mz_c.oid FROM pg_catalog.pg_class mz_c) THEN CAST(0 AS bigint) END"},
+      // PostgreSQL's rounding: bytes below 10 kB, then the unit at which
+      // the value is below 20480, rounded half away from zero.
+      {{"pg_size_pretty", 1},
+       "CASE WHEN abs($1) < 10240 THEN CAST($1 AS text) || ' bytes' WHEN abs($1 >> 9) < 20479 THEN CAST(((($1 >> 9) + CASE WHEN ($1 >> 9) < 0 THEN -1 ELSE 1 END) / 2) AS text) || ' kB' WHEN abs($1 >> 19) < 20479 THEN CAST(((($1 >> 19) + CASE WHEN ($1 >> 19) < 0 THEN -1 ELSE 1 END) / 2) AS text) || ' MB' WHEN abs($1 >> 29) < 20479 THEN CAST(((($1 >> 29) + CASE WHEN ($1 >> 29) < 0 THEN -1 ELSE 1 END) / 2) AS text) || ' GB' WHEN abs($1 >> 39) < 20479 THEN CAST(((($1 >> 39) + CASE WHEN ($1 >> 39) < 0 THEN -1 ELSE 1 END) / 2) AS text) || ' TB' ELSE CAST(((($1 >> 49) + CASE WHEN ($1 >> 49) < 0 THEN -1 ELSE 1 END) / 2) AS text) || ' PB' END"},
       {{"pg_encoding_to_char", 1}, "CASE $1 WHEN 6 THEN 'UTF8' ELSE '' END"},
       // User tables are what a publication could publish (not the catalog).
       {{"pg_relation_is_publishable", 1},
@@ -86,6 +104,23 @@ std::optional<std::string> reg_cast_sql(const sql::TypeName& type) {
     return "(SELECT mz_n.nspname FROM pg_catalog.pg_namespace mz_n WHERE mz_n.oid = $1)";
   }
   if (reg == "regtype") return "pg_catalog.format_type($1, NULL)";
+  return std::nullopt;
+}
+
+std::optional<std::string> reg_lookup_sql(const sql::TypeName& type) {
+  std::string reg = reg_type_name(type);
+  if (reg == "regclass") {
+    return "(SELECT mz_c.oid FROM pg_catalog.pg_class mz_c JOIN pg_catalog.pg_namespace mz_n "
+           "ON mz_n.oid = mz_c.relnamespace WHERE (mz_c.relname = $1 AND pg_catalog.pg_table_is_visible(mz_c.oid)) "
+           "OR mz_n.nspname || '.' || mz_c.relname = $1 ORDER BY mz_c.oid LIMIT 1)";
+  }
+  if (reg == "regnamespace") {
+    return "(SELECT mz_n.oid FROM pg_catalog.pg_namespace mz_n WHERE mz_n.nspname = $1)";
+  }
+  if (reg == "regtype") {
+    return "(SELECT mz_t.oid FROM pg_catalog.pg_type mz_t WHERE mz_t.typname = $1 "
+           "OR pg_catalog.format_type(mz_t.oid, NULL) = $1 ORDER BY mz_t.oid LIMIT 1)";
+  }
   return std::nullopt;
 }
 

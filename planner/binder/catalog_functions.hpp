@@ -37,6 +37,11 @@ std::optional<std::string> catalog_function_sql(const std::vector<std::string>& 
 // expression (over $1), or nullopt when `type` is not a reg* type.
 std::optional<std::string> reg_cast_sql(const sql::TypeName& type);
 
+// The definition of `$n::<type>` for a reg* type applied to a parameter:
+// the OID of the object the bound text names (NULL when none), or nullopt
+// when `type` is not a reg* type.
+std::optional<std::string> reg_lookup_sql(const sql::TypeName& type);
+
 // "regclass", "regnamespace" or "regtype" for those type names (optionally
 // pg_catalog-qualified), else "".
 std::string reg_type_name(const sql::TypeName& type);

@@ -68,7 +68,12 @@ std::optional<Result<ScalarExpr>> QueryBinder::bind_catalog_expr(const sql::Expr
       return binder.bind(expansions_.back());
     }
     std::vector<const sql::Expr*> args{cast->expr.get()};
-    auto expanded = expand_definition(*reg_cast_sql(cast->type), args);
+    // A parameter cast to a reg type is a name looked up when the statement
+    // runs ($1::regtype with 'int4' bound, as drivers' type introspection
+    // sends it), not an OID to print.
+    std::optional<std::string> lookup;
+    if (cast->expr->as<sql::Parameter>() != nullptr) lookup = reg_lookup_sql(cast->type);
+    auto expanded = expand_definition(lookup ? *lookup : *reg_cast_sql(cast->type), args);
     if (!expanded.ok()) return Result<ScalarExpr>(expanded.status());
     expansions_.push_back(std::move(*expanded));
     return binder.bind(expansions_.back());

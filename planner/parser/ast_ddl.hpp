@@ -141,6 +141,15 @@ struct AlterRename {
   bool operator==(const AlterRename&) const = default;
 };
 
+// ALTER TABLE [IF EXISTS] [ONLY] name ADD [CONSTRAINT c] PRIMARY KEY (cols)
+// | UNIQUE (cols)
+struct AlterTableAddConstraint {
+  bool if_exists = false;
+  ObjectName name;
+  TableConstraint constraint;
+  bool operator==(const AlterTableAddConstraint&) const = default;
+};
+
 // ALTER SYSTEM SET name {=|TO} value[, ...] | DEFAULT
 struct AlterSystemSet {
   std::string name;

@@ -51,7 +51,7 @@ struct Statement {
       Rollback, Discard, Maintenance,
       // DDL
       CreateTable, CreateView, CreateMaterializedView, CreateIndex, CreateCluster,
-      CreateClusterReplica, CreateSchema, DropObjects, AlterRename, AlterSystemSet,
+      CreateClusterReplica, CreateSchema, DropObjects, AlterRename, AlterTableAddConstraint, AlterSystemSet,
       AlterSystemReset,
       // DML
       Insert, Update, Delete, Truncate, Copy, Subscribe,

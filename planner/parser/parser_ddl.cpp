@@ -333,7 +333,32 @@ Result<Statement> Parser::parse_alter() {
   }
   reset(type_end);
   a.if_exists = accept_words({"if", "exists"});
+  if (a.type == ObjectType::kTable) accept_word("only");  // no inheritance: ONLY changes nothing
   TANDEM_ASSIGN_OR_RETURN(a.name, parse_object_name());
+  if (a.type == ObjectType::kTable && peek_word("add") &&
+      (peek_word("constraint", 1) || peek_word("primary", 1) || peek_word("unique", 1) || peek_word("check", 1) ||
+       peek_word("foreign", 1) || peek_word("exclude", 1))) {
+    advance();  // ADD
+    AlterTableAddConstraint add;
+    add.if_exists = a.if_exists;
+    add.name = std::move(a.name);
+    add.constraint.pos = here();
+    if (accept_word("constraint")) {
+      TANDEM_ASSIGN_OR_RETURN(add.constraint.name, parse_identifier());
+    }
+    if (accept_words({"primary", "key"})) {
+      add.constraint.primary_key = true;
+    } else if (accept_word("unique")) {
+      add.constraint.primary_key = false;
+    } else if (peek_word("check") || peek_word("foreign") || peek_word("exclude")) {
+      return unsupported("ALTER TABLE ADD " + std::string(peek_word("foreign") ? "FOREIGN KEY" : upper(peek().text)) +
+                         " constraints", pos);
+    } else {
+      return error_here();
+    }
+    TANDEM_ASSIGN_OR_RETURN(add.constraint.columns, parse_paren_identifier_list());
+    return make_stmt(pos, std::move(add));
+  }
   if (accept_words({"rename", "to"})) {
     TANDEM_ASSIGN_OR_RETURN(a.new_name, parse_identifier());
     return make_stmt(pos, std::move(a));

@@ -77,6 +77,8 @@ TEST_CASE("statements: unsupported kinds are not syntax errors", "[parser][state
       {"ALTER TABLE t ADD COLUMN c int", "ALTER TABLE ADD COLUMN"},
       {"ALTER TABLE t ADD c int", "ALTER TABLE ADD COLUMN"},
       {"ALTER TABLE t OWNER TO r", "ALTER TABLE OWNER"},
+      {"ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0)", "ALTER TABLE ADD CHECK constraints"},
+      {"ALTER TABLE t ADD FOREIGN KEY (a) REFERENCES u (b)", "ALTER TABLE ADD FOREIGN KEY constraints"},
       {"ALTER SOURCE s RENAME TO t", "ALTER SOURCE"},
       {"REINDEX t1", "REINDEX"},
       {"LISTEN ch", "LISTEN"},

@@ -182,6 +182,22 @@ void Printer::statement(const Statement& stmt) {
           name(n.name);
           *this << " RENAME TO ";
           ident(n.new_name);
+        } else if constexpr (std::is_same_v<T, AlterTableAddConstraint>) {
+          *this << "ALTER TABLE ";
+          if (n.if_exists) *this << "IF EXISTS ";
+          name(n.name);
+          *this << " ADD ";
+          if (!n.constraint.name.empty()) {
+            *this << "CONSTRAINT ";
+            ident(n.constraint.name);
+            *this << " ";
+          }
+          *this << (n.constraint.primary_key ? "PRIMARY KEY (" : "UNIQUE (");
+          for (size_t i = 0; i < n.constraint.columns.size(); ++i) {
+            if (i) *this << ", ";
+            ident(n.constraint.columns[i]);
+          }
+          *this << ")";
         } else if constexpr (std::is_same_v<T, AlterSystemSet>) {
           *this << "ALTER SYSTEM SET ";
           ident(n.name);

@@ -81,3 +81,33 @@ TEST_CASE("tables, rows and constraints survive restarts") {
   }
   std::filesystem::remove_all(tmpl);
 }
+
+TEST_CASE("keys added by ALTER TABLE survive a restart") {
+  char tmpl[] = "/tmp/tandem-durable-XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  std::string data = std::string(tmpl) + "/data";
+  {
+    TandemdProcess first({}, data);
+    PGconn* c = PQconnectdb(first.conninfo().c_str());
+    exec(c, "CREATE TABLE branches (bid int, name text)");
+    exec(c, "INSERT INTO branches VALUES (1, 'a'), (2, 'b')");
+    exec(c, "ALTER TABLE branches ADD PRIMARY KEY (bid)");
+    exec(c, "ALTER TABLE branches ADD UNIQUE (name)");
+    CHECK(query_one(c, "INSERT INTO branches VALUES (1, 'c')") == "ERROR 23505");
+    PQfinish(c);
+    CHECK(first.stop() == 0);
+  }
+  {
+    TandemdProcess second({}, data);
+    PGconn* c = PQconnectdb(second.conninfo().c_str());
+    CHECK(query_one(c, "INSERT INTO branches VALUES (1, 'c')") == "ERROR 23505");
+    CHECK(query_one(c, "INSERT INTO branches VALUES (3, 'a')") == "ERROR 23505");
+    CHECK(query_one(c, "INSERT INTO branches VALUES (NULL, 'n')") == "ERROR 23502");
+    CHECK(query_one(c, "SELECT string_agg(conname, ',' ORDER BY conname) FROM pg_constraint") ==
+          "branches_name_key,branches_pkey");
+    exec(c, "INSERT INTO branches VALUES (3, 'c')");
+    CHECK(query_one(c, "SELECT count(*) FROM branches") == "3");
+    PQfinish(c);
+  }
+  std::filesystem::remove_all(tmpl);
+}
