@@ -116,10 +116,8 @@ void ObjectAcl::grant(RoleId grantee, RoleId grantor, uint32_t bits) {
     }
   }
   if (bits == 0) return;
+  // In grant order, the owner's entry first, as PostgreSQL keeps an ACL.
   items.push_back({grantee, grantor, bits});
-  std::sort(items.begin(), items.end(), [](const AclItem& a, const AclItem& b) {
-    return std::tie(a.grantee, a.grantor) < std::tie(b.grantee, b.grantor);
-  });
 }
 
 void ObjectAcl::revoke(RoleId grantee, uint32_t bits) {

@@ -128,7 +128,7 @@ struct AclItem {
 
 struct ObjectAcl {
   RoleId owner;
-  std::vector<AclItem> items;  // by grantee, then grantor
+  std::vector<AclItem> items;  // in grant order (the owner's entry first)
   bool operator==(const ObjectAcl&) const = default;
   // Adds or removes `bits` of (grantee, grantor); drops empty entries.
   void grant(RoleId grantee, RoleId grantor, uint32_t bits);

@@ -663,10 +663,12 @@ awaitable<Status> Adapter::check_session_privileges(Session& session, const Prep
     }
     session.set_role_ensured();
   }
-  // Checked once per catalog version and session context: a prepared
+  // Checked once per catalog version and session context (user,
+  // search_path, cluster, database): a prepared
   // point lookup pays one comparison.
   const std::string& cluster = session.vars().cluster();
-  std::string context = session.vars().search_path() + '\0' + cluster + '\0' + session.database();
+  std::string context =
+      session.user() + '\0' + session.vars().search_path() + '\0' + cluster + '\0' + session.database();
   if (statement.privileges_checked_version == snapshot->version() && statement.privileges_checked_context == context) {
     co_return Status::ok();
   }
