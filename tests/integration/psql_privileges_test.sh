@@ -7,13 +7,6 @@
 # Then a GRANT made by the owner survives a restart of tandemd.
 source "$(dirname "$0")/lib.sh"
 
-sql() { psql -X -q -v ON_ERROR_STOP=1 -c "$1"; }
-check() {  # check COMMAND EXPECTED
-  local got
-  got=$(psql -X -v ON_ERROR_STOP=1 -c "$1" 2>&1) || fail "psql $1 failed:\n$got"
-  [ "$got" == "$2" ] || fail "psql $1 printed:\n$got\nexpected:\n$2"
-}
-
 sql "CREATE TABLE t (a int)"
 sql "CREATE VIEW v AS SELECT a FROM t"
 sql "GRANT SELECT ON t TO PUBLIC"
