@@ -32,8 +32,10 @@ std::string sqlstate_of(pqxx::connection& c, const std::string& sql) {
     pqxx::nontransaction tx(c);
     tx.exec(sql);
     return "";
+  } catch (const pqxx::insufficient_privilege&) {
+    return "42501";
   } catch (const pqxx::sql_error& e) {
-    return e.sqlstate();
+    return e.sqlstate().empty() ? std::string("error: ") + e.what() : e.sqlstate();
   }
 }
 
