@@ -328,7 +328,10 @@ class Checker {
 
   Status grant(const sql::GrantPrivileges& g) const {
     using Target = sql::GrantPrivileges::Target;
-    if (g.target == Target::kSystem) return not_owner("SYSTEM", "");
+    if (g.target == Target::kSystem) {
+      return Status::error(sqlstate::kInsufficientPrivilege, "permission denied to grant privileges on SYSTEM")
+          .with_detail("You must be a superuser");
+    }
     for (const auto& name : g.objects) {
       switch (g.target) {
         case Target::kTable: TANDEM_RETURN_IF_ERROR(owner_of_named(sql::ObjectType::kTable, name)); break;
