@@ -1,6 +1,6 @@
 // Rows of the mz_catalog relations (and mz_internal.mz_search_path_schemas and mz_object_dependencies),
 // with Materialize's column names. Left out: the `privileges` columns
-// (mz_aclitem[]: tandem has no arrays or privileges yet) and
+// (mz_aclitem[]; pg_class.relacl and pg_database.datacl show the ACLs) and
 // `redacted_create_sql` (no redactor yet); mz_clusters omits
 // availability_zones and introspection settings. Materialize's uint8/uint4
 // columns are bigint/integer here. Each cluster has exactly one replica
@@ -28,7 +28,7 @@ std::vector<Row> databases(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   for (const std::string& name : s.databases()) {
     rows.push_back(make_row({str(kMaterializeDatabaseId), oid(kMaterializeDatabaseOid), str(name),
-                             str(kMaterializeRoleId)}));
+                             str(owner_of(s, database_object(name), ObjectType::kDatabase).to_string())}));
   }
   return rows;
 }
@@ -39,7 +39,8 @@ std::vector<Row> schemas(const CatalogSnapshot& s, const BuiltinContext&) {
     bool system = schema->is_system();
     rows.push_back(make_row({str(schema->id.to_string()), oid(schema_oid(schema->id)),
                              system ? Datum::null() : str(kMaterializeDatabaseId), str(schema->name),
-                             str(system ? kMzSystemRoleId : kMaterializeRoleId)}));
+                             str(system ? kMzSystemRoleId
+                                        : owner_of(s, schema_object(schema->id), ObjectType::kSchema).to_string())}));
   }
   return rows;
 }
@@ -61,7 +62,7 @@ std::vector<Row> tables(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   for (const Item* t : items_of(s, ItemKind::kTable)) {
     rows.push_back(make_row({str(t->id.to_string()), oid(item_oid(t->id)), str(schema_id_of(s, *t)), str(t->name.item),
-                             str(owner_id(*t)), create_sql(*t), Datum::null()}));
+                             str(owner_id(s, *t)), create_sql(*t), Datum::null()}));
   }
   return rows;
 }
@@ -70,7 +71,7 @@ std::vector<Row> views(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   for (const Item* v : items_of(s, ItemKind::kView)) {
     rows.push_back(make_row({str(v->id.to_string()), oid(item_oid(v->id)), str(schema_id_of(s, *v)), str(v->name.item),
-                             str(definition_of(*v)), str(owner_id(*v)), create_sql(*v)}));
+                             str(definition_of(*v)), str(owner_id(s, *v)), create_sql(*v)}));
   }
   return rows;
 }
@@ -79,7 +80,7 @@ std::vector<Row> materialized_views(const CatalogSnapshot& s, const BuiltinConte
   std::vector<Row> rows;
   for (const Item* v : items_of(s, ItemKind::kMaterializedView)) {
     rows.push_back(make_row({str(v->id.to_string()), oid(item_oid(v->id)), str(schema_id_of(s, *v)), str(v->name.item),
-                             text_or_null(cluster_id_of(*v)), str(definition_of(*v)), str(owner_id(*v)),
+                             text_or_null(cluster_id_of(*v)), str(definition_of(*v)), str(owner_id(s, *v)),
                              create_sql(*v)}));
   }
   return rows;
@@ -91,7 +92,7 @@ std::vector<Row> indexes(const CatalogSnapshot& s, const BuiltinContext&) {
     const IndexDetails* d = i->index();
     rows.push_back(make_row({str(i->id.to_string()), oid(item_oid(i->id)), str(i->name.item),
                              d ? str(d->on.to_string()) : Datum::null(), text_or_null(cluster_id_of(*i)),
-                             str(owner_id(*i)), create_sql(*i)}));
+                             str(owner_id(s, *i)), create_sql(*i)}));
   }
   return rows;
 }
@@ -129,7 +130,7 @@ std::vector<Row> objects(const CatalogSnapshot& s, const BuiltinContext&) {
   for (const Item* item : s.items()) {
     std::string type(item_kind_type_name(visible_kind(*item)));
     rows.push_back(make_row({str(item->id.to_string()), oid(item_oid(item->id)), str(schema_id_of(s, *item)),
-                             str(item->name.item), str(type), str(owner_id(*item)),
+                             str(item->name.item), str(type), str(owner_id(s, *item)),
                              text_or_null(cluster_id_of(*item))}));
   }
   return rows;
@@ -150,7 +151,7 @@ std::vector<Row> object_dependencies(const CatalogSnapshot& s, const BuiltinCont
 std::vector<Row> clusters(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   for (const Cluster* c : s.clusters()) {
-    rows.push_back(make_row({str(c->id.to_string()), str(c->name), str(c->is_system() ? kMzSystemRoleId : kMaterializeRoleId),
+    rows.push_back(make_row({str(c->id.to_string()), str(c->name), str(c->is_system() ? kMzSystemRoleId : owner_of(s, cluster_object(c->id), ObjectType::kCluster).to_string()),
                              Datum::from_bool(true), str(c->size),
                              Datum::from_int32(static_cast<int32_t>(c->replication_factor)), Datum::from_bool(false)}));
   }
@@ -162,7 +163,7 @@ std::vector<Row> cluster_replicas(const CatalogSnapshot& s, const BuiltinContext
   for (const Cluster* c : s.clusters()) {
     if (c->replication_factor == 0) continue;
     rows.push_back(make_row({str(c->id.to_string()), str("r1"), str(c->id.to_string()), str(c->size), Datum::null(),
-                             str(c->is_system() ? kMzSystemRoleId : kMaterializeRoleId), Datum::from_bool(false)}));
+                             str(c->is_system() ? kMzSystemRoleId : owner_of(s, cluster_object(c->id), ObjectType::kCluster).to_string()), Datum::from_bool(false)}));
   }
   return rows;
 }

@@ -121,7 +121,9 @@ std::vector<Row> namespaces(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   for (const Schema* schema : s.schemas(kDefaultDatabase)) {
     rows.push_back(make_row({oid(schema_oid(schema->id)), str(schema->name),
-                             oid(schema->is_system() ? kMzSystemRoleOid : kMaterializeRoleOid), Datum::null()}));
+                             oid(schema->is_system() ? kMzSystemRoleOid
+                                                     : role_oid(owner_of(s, schema_object(schema->id), ObjectType::kSchema))),
+                             Datum::null()}));
   }
   return rows;
 }
@@ -134,16 +136,21 @@ std::vector<Row> classes(const CatalogSnapshot& s, const BuiltinContext&) {
     auto natts = static_cast<int>(item->kind == ItemKind::kIndex && item->index() ? item->index()->keys.size()
                                                                                   : item->desc.arity());
     uint32_t am = item->kind == ItemKind::kIndex ? kArrangementAmOid : 0;
+    // relacl: the ACL of user relations (NULL, the default, for the catalog).
+    std::string acl = item->id.is_user() && item->is_relation()
+                          ? acl_elements(s, item_object(item->id), object_type_of(*item))
+                          : std::string();
+    Datum relacl = item->id.is_user() && item->is_relation() ? Datum::from_array(acl) : Datum::null();
     rows.push_back(make_row({oid(item_oid(item->id)), str(item->name.item), oid(schema ? schema_oid(schema->id) : 0),
-                             oid(0), oid(0), oid(owner_oid(*item)), oid(am), oid(0), oid(0), oid(0), b(has_index),
+                             oid(0), oid(0), oid(owner_oid(s, *item)), oid(am), oid(0), oid(0), oid(0), b(has_index),
                              str("p"), str(relkind(*item)), i2(natts), i2(0), b(false), b(false), b(false), b(false),
-                             str("d"), b(false), b(false), Datum::null(), Datum::null(), Datum::null()}));
+                             str("d"), b(false), b(false), Datum::null(), relacl, Datum::null()}));
   }
   // The hash index enforcing each table key (builtin_table_keys.cpp).
   for_each_table_key(s, [&](const Item& table, size_t k, const TableKey& key) {
     const Schema* schema = schema_of(s, table);
     rows.push_back(make_row({oid(key_index_oid(table.id, k)), str(key.name), oid(schema ? schema_oid(schema->id) : 0),
-                             oid(0), oid(0), oid(owner_oid(table)), oid(kHashAmOid), oid(0), oid(0), oid(0), b(false),
+                             oid(0), oid(0), oid(owner_oid(s, table)), oid(kHashAmOid), oid(0), oid(0), oid(0), b(false),
                              str("p"), str("i"), i2(static_cast<int>(key.columns.size())), i2(0), b(false), b(false),
                              b(false), b(false), str("n"), b(false), b(false), Datum::null(), Datum::null(),
                              Datum::null()}));
@@ -234,8 +241,11 @@ std::vector<Row> types(const CatalogSnapshot& s, const BuiltinContext&) {
 std::vector<Row> databases(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;
   for (const std::string& name : s.databases()) {
-    rows.push_back(make_row({oid(kMaterializeDatabaseOid), str(name), oid(kMaterializeRoleOid), Datum::from_int32(6),
-                             str("c"), b(false), b(true), Datum::from_int32(-1), str("C"), str("C"), Datum::null(), Datum::null()}));
+    std::string acl = acl_elements(s, database_object(name), ObjectType::kDatabase);
+    rows.push_back(make_row({oid(kMaterializeDatabaseOid), str(name),
+                             oid(role_oid(owner_of(s, database_object(name), ObjectType::kDatabase))),
+                             Datum::from_int32(6), str("c"), b(false), b(true), Datum::from_int32(-1), str("C"),
+                             str("C"), Datum::null(), Datum::from_array(acl)}));
   }
   return rows;
 }
@@ -259,20 +269,9 @@ std::vector<Row> indexes(const CatalogSnapshot& s, const BuiltinContext&) {
   return rows;
 }
 
-std::vector<Row> roles(const CatalogSnapshot&, const BuiltinContext&) {
-  auto role = [](uint32_t id, const char* name, bool super) {
-    return make_row({oid(id), str(name), b(super), b(true), b(super), b(super), b(true), b(false),
-                     Datum::from_int32(-1), str("********"), Datum::null(), b(super)});
-  };
-  return {role(kMzSystemRoleOid, "mz_system", true), role(kMaterializeRoleOid, "materialize", false)};
-}
+std::vector<Row> roles(const CatalogSnapshot& s, const BuiltinContext& c) { return role_rows(s, c); }
 
-std::vector<Row> users(const CatalogSnapshot&, const BuiltinContext&) {
-  auto user = [](uint32_t id, const char* name, bool super) {
-    return make_row({str(name), oid(id), b(super), b(super), b(false), b(super), str("********"), Datum::null()});
-  };
-  return {user(kMzSystemRoleOid, "mz_system", true), user(kMaterializeRoleOid, "materialize", false)};
-}
+std::vector<Row> users(const CatalogSnapshot& s, const BuiltinContext& c) { return user_rows(s, c); }
 
 std::vector<Row> settings(const CatalogSnapshot& s, const BuiltinContext&) {
   std::vector<Row> rows;

@@ -20,6 +20,7 @@ const std::vector<BuiltinRelation>& relations() {
     builtin_detail::add_table_key_relations(out);
     builtin_detail::add_pg_feature_relations(out);
     builtin_detail::add_dependency_relations(out);
+    builtin_detail::add_role_relations(out);
     return out;
   }();
   return all;
@@ -74,8 +75,30 @@ std::vector<Row> builtin_rows(const CatalogSnapshot& snapshot, const Item& item,
 
 namespace builtin_detail {
 
-std::string owner_id(const Item& item) { return item.id.is_system() ? kMzSystemRoleId : kMaterializeRoleId; }
-uint32_t owner_oid(const Item& item) { return item.id.is_system() ? kMzSystemRoleOid : kMaterializeRoleOid; }
+RoleId owner_of(const CatalogSnapshot& snapshot, const std::string& object, ObjectType type) {
+  return snapshot.access().acl(object, type).owner;
+}
+std::string owner_id(const CatalogSnapshot& snapshot, const Item& item) {
+  return owner_of(snapshot, item_object(item.id), object_type_of(item)).to_string();
+}
+uint32_t owner_oid(const CatalogSnapshot& snapshot, const Item& item) {
+  return role_oid(owner_of(snapshot, item_object(item.id), object_type_of(item)));
+}
+
+std::string acl_elements(const CatalogSnapshot& snapshot, const std::string& object, ObjectType type) {
+  const AccessControl& access = snapshot.access();
+  auto name = [&](RoleId id) -> std::string {
+    if (id == kPublicRoleId) return "";
+    const Role* r = access.role(id);
+    return r ? r->name : id.to_string();
+  };
+  std::string bytes;
+  RowPacker packer(&bytes);
+  for (const AclItem& item : access.acl(object, type).items) {
+    packer.push(Datum::from_string(acl_item_text(item, name(item.grantee), name(item.grantor))));
+  }
+  return bytes;
+}
 
 const Schema* schema_of(const CatalogSnapshot& snapshot, const Item& item) {
   return snapshot.find_schema(item.name.database, item.name.schema);

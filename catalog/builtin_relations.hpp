@@ -27,7 +27,7 @@
 // Stable OIDs (PostgreSQL clients join on them): every id in the catalog is
 // persisted and never reused, and OIDs are pure functions of ids, so they
 // are the same after a restart. Ranges (all below 2^31):
-//   roles          mz_system 16661, materialize 16662 (no role catalog yet)
+//   roles          mz_system 16661, u<n> 16661 + n (materialize, u1, 16662)
 //   access methods arrangement 16663 (CREATE INDEX), hash 405 (the index
 //                  enforcing a table key, PostgreSQL's OID)
 //   database       materialize 16384
@@ -124,12 +124,21 @@ void add_table_key_relations(std::vector<BuiltinRelation>& out);
 void add_pg_feature_relations(std::vector<BuiltinRelation>& out);
 // mz_internal.mz_object_dependencies (builtin_mz_catalog.cpp).
 void add_dependency_relations(std::vector<BuiltinRelation>& out);
+// mz_roles, mz_role_members, pg_auth_members, mz_effective_privileges
+// (builtin_roles.cpp), and pg_roles'/pg_user's rows.
+void add_role_relations(std::vector<BuiltinRelation>& out);
+std::vector<Row> role_rows(const CatalogSnapshot& s, const BuiltinContext& context);
+std::vector<Row> user_rows(const CatalogSnapshot& s, const BuiltinContext& context);
 // Calls `f(table, k, key)` for every key of every table, in id order.
 void for_each_table_key(const CatalogSnapshot& s, const std::function<void(const Item&, size_t, const TableKey&)>& f);
 
 // Helpers shared by the generators.
-std::string owner_id(const Item& item);
-uint32_t owner_oid(const Item& item);
+std::string owner_id(const CatalogSnapshot& snapshot, const Item& item);
+uint32_t owner_oid(const CatalogSnapshot& snapshot, const Item& item);
+RoleId owner_of(const CatalogSnapshot& snapshot, const std::string& object, ObjectType type);
+// An object's ACL as text[] elements packed for Datum::from_array
+// ("alice=arwd/alice", "=UC/materialize").
+std::string acl_elements(const CatalogSnapshot& snapshot, const std::string& object, ObjectType type);
 // The schema an item lives in (nullptr only for a corrupt snapshot).
 const Schema* schema_of(const CatalogSnapshot& snapshot, const Item& item);
 // The defining query of a view or materialized view ("SELECT ...;"), or "".

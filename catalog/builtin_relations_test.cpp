@@ -54,7 +54,9 @@ TEST_CASE("builtin relations get the same ids at every boot") {
 TEST_CASE("mz_tables and pg_class follow creates and drops") {
   CatalogFixture f;
   REQUIRE(register_builtin_relations(f.catalog()).is_ok());
-  auto created = f.catalog().create_item(testing::table_spec("t", 1));
+  ItemSpec spec = testing::table_spec("t", 1);
+  spec.owner = kMaterializeRoleIdValue;
+  auto created = f.catalog().create_item(std::move(spec));
   REQUIRE(created.ok());
   ItemId t = *created->created_item;
 

@@ -42,6 +42,7 @@ Result<std::unique_ptr<Catalog>> Catalog::open(storage::DurableStore& store, std
   catalog->next_user_item_ = loaded.next_id[static_cast<int>(IdSpace::kItem)];
   catalog->next_user_cluster_ = loaded.next_id[static_cast<int>(IdSpace::kCluster)];
   catalog->next_user_schema_ = loaded.next_id[static_cast<int>(IdSpace::kSchema)];
+  catalog->next_user_role_ = loaded.next_id[static_cast<int>(IdSpace::kRole)];
 
   if (!loaded.initialized) {
     // First boot: the default schema and cluster, persisted so that they can
@@ -75,6 +76,7 @@ Result<std::unique_ptr<Catalog>> Catalog::open(storage::DurableStore& store, std
     state->clusters_.emplace(c.id, c);
     state->cluster_names_.emplace(c.name, c.id);
   }
+  TANDEM_RETURN_IF_ERROR(catalog->load_access_control(loaded, *state));
   for (const auto& [name, value] : loaded.vars) {
     // A parameter retired by a newer version is ignored; a bad value is not.
     if (find_system_var(name) == nullptr) continue;

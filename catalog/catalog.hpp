@@ -137,7 +137,7 @@ class Catalog {
   // ---- schemas
   // `database` nullopt = the default database `materialize`.
   Result<DdlResult> create_schema(const std::optional<std::string>& database, std::string name,
-                                  bool if_not_exists);
+                                  bool if_not_exists, std::optional<RoleId> owner = std::nullopt);
   // RESTRICT fails with 2BP01 when the schema contains items; CASCADE drops
   // them (and their dependents elsewhere).
   Result<DdlResult> drop_schema(const std::optional<std::string>& database, std::string_view name,
@@ -157,6 +157,27 @@ class Catalog {
   Status set_system_var(std::string_view name, std::string_view value);
   Status reset_system_var(std::string_view name);
   Status reset_all_system_vars();
+
+  // ---- roles and privileges (catalog_roles.cpp; the adapter checks who may)
+  // CREATE ROLE: 42710 when the name is taken, 42939 for reserved names
+  // (PUBLIC, mz_*, pg_*).
+  Result<RoleId> create_role(const std::string& name, const RoleAttributes& attributes);
+  // The role a session named `name` runs as, created (LOGIN) when absent,
+  // as Materialize does for a user that authenticated.
+  Result<RoleId> ensure_role(const std::string& name);
+  Status alter_role(const std::string& name, const RoleAttributes& attributes);
+  // DROP ROLE: 2BP01 while it owns objects; its grants and memberships go
+  // with it. `if_exists`: a missing role is a notice.
+  Result<DdlResult> drop_roles(const std::vector<std::string>& names, bool if_exists);
+  // GRANT role TO member / REVOKE: 0LP01 for a membership that would make
+  // a cycle.
+  Status grant_role(RoleId role, RoleId member, RoleId grantor);
+  Status revoke_role(RoleId role, RoleId member);
+  // GRANT/REVOKE privileges on one object (a key of access_control.hpp).
+  Status update_privileges(const std::string& object, ObjectType type, RoleId grantee, RoleId grantor,
+                           uint32_t bits, bool grant);
+  // ALTER ... OWNER TO: the new owner takes over the old owner's ACL entry.
+  Status set_owner(const std::string& object, ObjectType type, RoleId owner);
 
   // ---- ids
   // Any thread. A fresh transient id (t1, t2, ...), process-local.
@@ -187,6 +208,14 @@ class Catalog {
   static Status apply_rewrites(CatalogSnapshot& next, const SqlRewrites& rewrites,
                                CatalogStore::Batch& batch);
 
+  // Boot: roles, memberships and ACLs from `loaded`; on the first boot with
+  // roles, the bootstrap roles and the default ACLs (written here).
+  Status load_access_control(CatalogStore::Loaded& loaded, CatalogSnapshot& state);
+  // The ACL a new object of `type` gets: its owner holding everything.
+  static ObjectAcl owner_acl(RoleId owner, ObjectType type);
+  // Persists `role` under the next user role id.
+  Result<RoleId> add_role(Role role);
+
   CatalogStore store_;
   std::shared_ptr<const CatalogSnapshot> current_;
   mutable std::mutex published_mu_;
@@ -196,6 +225,7 @@ class Catalog {
   uint64_t next_user_item_ = 1;
   uint64_t next_user_cluster_ = 1;
   uint64_t next_user_schema_ = 1;
+  uint64_t next_user_role_ = 1;
   uint64_t next_system_item_ = 1;
   std::atomic<uint64_t> next_transient_{1};
 };

@@ -42,6 +42,7 @@ void Catalog::apply_drops(CatalogSnapshot& next, const std::vector<ItemId>& ids,
   for (ItemId id : ids) {
     result.dropped.push_back(next.item_ptr(id));
     if (id.is_user()) batch.delete_item(id);
+    if (next.access_.acls_.erase(item_object(id)) > 0) batch.delete_acl(item_object(id));
     next.erase_item(id);
   }
 }
@@ -92,8 +93,14 @@ Result<DdlResult> Catalog::create_item(ItemSpec spec, CreateMode mode) {
   }
 
   ItemId id = ItemId::user(next_user_item_);
+  std::optional<RoleId> owner = spec.owner;
   TANDEM_ASSIGN_OR_RETURN(std::shared_ptr<const Item> item, build_item(*next, id, std::move(spec), false));
   batch.put_item(PersistedItem{id, item->create_sql, item->shard()});
+  if (owner) {
+    ObjectAcl acl = owner_acl(*owner, object_type_of(*item));
+    batch.put_acl(item_object(id), acl);
+    next->access_.acls_[item_object(id)] = acl;
+  }
   batch.put_next_id(IdSpace::kItem, next_user_item_ + 1);
   next->insert_item(std::move(item));
   TANDEM_RETURN_IF_ERROR(commit(std::move(next), batch));

@@ -27,7 +27,7 @@ bool size_allowed(const SystemVars& vars, std::string_view size) {
 }  // namespace
 
 Result<DdlResult> Catalog::create_schema(const std::optional<std::string>& database, std::string name,
-                                         bool if_not_exists) {
+                                         bool if_not_exists, std::optional<RoleId> owner) {
   DdlResult result;
   std::string db = database ? *database : std::string(kDefaultDatabase);
   if (!current_->has_database(db)) return errors::unknown_database(db);
@@ -42,6 +42,11 @@ Result<DdlResult> Catalog::create_schema(const std::optional<std::string>& datab
   CatalogStore::Batch batch;
   batch.put_schema(schema);
   batch.put_next_id(IdSpace::kSchema, next_user_schema_ + 1);
+  if (owner) {
+    ObjectAcl acl = owner_acl(*owner, ObjectType::kSchema);
+    batch.put_acl(schema_object(schema.id), acl);
+    next->access_.acls_[schema_object(schema.id)] = acl;
+  }
   next->schemas_.emplace(CatalogSnapshot::SchemaKey{schema.database, schema.name}, schema);
   TANDEM_RETURN_IF_ERROR(commit(std::move(next), batch));
   ++next_user_schema_;
@@ -80,6 +85,8 @@ Result<DdlResult> Catalog::drop_schema(const std::optional<std::string>& databas
   CatalogStore::Batch batch;
   apply_drops(*next, closure, batch, result);
   batch.delete_schema(schema->id);
+  batch.delete_acl(schema_object(schema->id));
+  next->access_.acls_.erase(schema_object(schema->id));
   next->schemas_.erase(CatalogSnapshot::SchemaKey{schema->database, schema->name});
   TANDEM_RETURN_IF_ERROR(commit(std::move(next), batch));
   return result;
@@ -108,6 +115,11 @@ Result<DdlResult> Catalog::create_cluster(ClusterSpec spec, bool if_not_exists) 
   CatalogStore::Batch batch;
   batch.put_cluster(cluster);
   batch.put_next_id(IdSpace::kCluster, next_user_cluster_ + 1);
+  if (spec.owner) {
+    ObjectAcl acl = owner_acl(*spec.owner, ObjectType::kCluster);
+    batch.put_acl(cluster_object(cluster.id), acl);
+    next->access_.acls_[cluster_object(cluster.id)] = acl;
+  }
   next->cluster_names_.emplace(cluster.name, cluster.id);
   next->clusters_.emplace(cluster.id, cluster);
   TANDEM_RETURN_IF_ERROR(commit(std::move(next), batch));
@@ -135,6 +147,8 @@ Result<DdlResult> Catalog::drop_cluster(std::string_view name, bool if_exists, D
   CatalogStore::Batch batch;
   apply_drops(*next, closure, batch, result);
   batch.delete_cluster(cluster->id);
+  batch.delete_acl(cluster_object(cluster->id));
+  next->access_.acls_.erase(cluster_object(cluster->id));
   next->cluster_names_.erase(cluster->name);
   next->clusters_.erase(cluster->id);
   TANDEM_RETURN_IF_ERROR(commit(std::move(next), batch));

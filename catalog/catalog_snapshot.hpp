@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "catalog/access_control.hpp"
 #include "catalog/cluster.hpp"
 #include "catalog/global_id.hpp"
 #include "catalog/item.hpp"
@@ -88,6 +89,9 @@ class CatalogSnapshot {
   // ---- system parameters
   const SystemVars& system_vars() const { return vars_; }
 
+  // ---- roles, ownership and privileges
+  const AccessControl& access() const { return access_; }
+
  private:
   friend class Catalog;
   using SchemaKey = std::pair<std::string, std::string>;  // (database or "", name)
@@ -109,6 +113,7 @@ class CatalogSnapshot {
   std::map<ClusterId, Cluster> clusters_;
   std::map<std::string, ClusterId, std::less<>> cluster_names_;
   SystemVars vars_;
+  AccessControl access_;
 };
 
 }  // namespace tandem::catalog

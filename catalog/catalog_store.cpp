@@ -16,7 +16,12 @@ constexpr std::string_view kSchemaPrefix = "schema/";
 constexpr std::string_view kVarPrefix = "var/";
 constexpr std::string_view kCounterPrefix = "counter/";
 constexpr std::string_view kInitializedKey = "meta/initialized";
-constexpr const char* kSpaceNames[] = {"item", "cluster", "schema"};
+constexpr std::string_view kRolePrefix = "role/";
+constexpr std::string_view kMemberPrefix = "member/";
+constexpr std::string_view kAclPrefix = "acl/";
+constexpr std::string_view kRolesInitializedKey = "meta/roles_initialized";
+constexpr const char* kSpaceNames[] = {"item", "cluster", "schema", "role"};
+constexpr int kSpaces = 4;
 
 // "<kind letter><20-digit value>": byte order = (kind, value) order.
 template <class Tag>
@@ -117,6 +122,30 @@ void CatalogStore::Batch::put_next_id(IdSpace space, uint64_t next) {
   ops_.push_back({std::string(kCounterPrefix) + kSpaceNames[static_cast<int>(space)], std::to_string(next)});
 }
 void CatalogStore::Batch::mark_initialized() { ops_.push_back({std::string(kInitializedKey), "1"}); }
+void CatalogStore::Batch::put_role(const Role& r) {
+  ops_.push_back({std::string(kRolePrefix) + r.id.to_string(),
+                  encode_fields({r.name, r.inherit ? "1" : "0", r.superuser ? "1" : "0", r.login ? "1" : "0"})});
+}
+void CatalogStore::Batch::delete_role(RoleId id) {
+  ops_.push_back({std::string(kRolePrefix) + id.to_string(), std::nullopt});
+}
+void CatalogStore::Batch::put_member(RoleId role, RoleId member, RoleId grantor) {
+  ops_.push_back({std::string(kMemberPrefix) + role.to_string() + "/" + member.to_string(), grantor.to_string()});
+}
+void CatalogStore::Batch::delete_member(RoleId role, RoleId member) {
+  ops_.push_back({std::string(kMemberPrefix) + role.to_string() + "/" + member.to_string(), std::nullopt});
+}
+void CatalogStore::Batch::put_acl(const std::string& object, const ObjectAcl& acl) {
+  std::string value = encode_fields({acl.owner.to_string()});
+  for (const AclItem& item : acl.items) {
+    value += encode_fields({item.grantee.to_string(), item.grantor.to_string(), std::to_string(item.privileges)});
+  }
+  ops_.push_back({std::string(kAclPrefix) + object, std::move(value)});
+}
+void CatalogStore::Batch::delete_acl(const std::string& object) {
+  ops_.push_back({std::string(kAclPrefix) + object, std::nullopt});
+}
+void CatalogStore::Batch::mark_roles_initialized() { ops_.push_back({std::string(kRolesInitializedKey), "1"}); }
 
 Status CatalogStore::commit(const Batch& batch) {
   rocksdb::WriteBatch wb;
@@ -170,7 +199,7 @@ Result<CatalogStore::Loaded> CatalogStore::load() const {
       auto next = parse_u64(value);
       if (!next) return corrupt(key);
       bool known = false;
-      for (int i = 0; i < 3; ++i) {
+      for (int i = 0; i < kSpaces; ++i) {
         if (space == kSpaceNames[i]) {
           loaded.next_id[i] = *next;
           known = true;
@@ -179,6 +208,36 @@ Result<CatalogStore::Loaded> CatalogStore::load() const {
       if (!known) return corrupt(key);
     } else if (key == kInitializedKey) {
       loaded.initialized = true;
+    } else if (key == kRolesInitializedKey) {
+      loaded.roles_initialized = true;
+    } else if (starts_with(key, kRolePrefix)) {
+      auto id = RoleId::parse(key.substr(kRolePrefix.size()));
+      auto fields = decode_fields(value);
+      if (!id || !fields || fields->size() != 4) return corrupt(key);
+      loaded.roles.push_back(Role{*id, (*fields)[0], (*fields)[1] == "1", (*fields)[2] == "1", (*fields)[3] == "1"});
+    } else if (starts_with(key, kMemberPrefix)) {
+      std::string_view rest = key.substr(kMemberPrefix.size());
+      size_t slash = rest.find('/');
+      if (slash == std::string_view::npos) return corrupt(key);
+      auto role = RoleId::parse(rest.substr(0, slash));
+      auto member = RoleId::parse(rest.substr(slash + 1));
+      auto grantor = RoleId::parse(value);
+      if (!role || !member || !grantor) return corrupt(key);
+      loaded.members.push_back({*role, *member, *grantor});
+    } else if (starts_with(key, kAclPrefix)) {
+      auto fields = decode_fields(value);
+      if (!fields || fields->empty() || fields->size() % 3 != 1) return corrupt(key);
+      auto owner = RoleId::parse((*fields)[0]);
+      if (!owner) return corrupt(key);
+      ObjectAcl acl{*owner, {}};
+      for (size_t i = 1; i < fields->size(); i += 3) {
+        auto grantee = RoleId::parse((*fields)[i]);
+        auto grantor = RoleId::parse((*fields)[i + 1]);
+        auto bits = parse_u64((*fields)[i + 2]);
+        if (!grantee || !grantor || !bits) return corrupt(key);
+        acl.items.push_back({*grantee, *grantor, static_cast<uint32_t>(*bits)});
+      }
+      loaded.acls.emplace(std::string(key.substr(kAclPrefix.size())), std::move(acl));
     } else {
       return corrupt(key);
     }

@@ -7,8 +7,14 @@
 //   cluster/<id>       -> [name, size, replication factor, create_sql]
 //   schema/<id>        -> [database, name]                     user schemas
 //   var/<name>         -> normalized value                     ALTER SYSTEM SET
-//   counter/<space>    -> next value to allocate (item, cluster, schema)
+//   counter/<space>    -> next value to allocate (item, cluster, schema, role)
 //   meta/initialized   -> "1" once the defaults (public, quickstart) exist
+//   role/<role id>     -> [name, inherit, superuser, login] ("0"/"1")
+//   member/<role>/<member> -> grantor role id                  GRANT role TO member
+//   acl/<object>       -> [owner, then grantee, grantor, privilege bits per entry]
+//                         (object keys of access_control.hpp: i:u1, s:u1, c:u1,
+//                         d:materialize, system)
+//   meta/roles_initialized -> "1" once the bootstrap roles and default ACLs exist
 // Values with several fields are length-prefixed: "<len>:<bytes>" per field.
 //
 // A Batch collects puts and deletes; commit() applies it as one RocksDB
@@ -21,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/access_control.hpp"
 #include "catalog/cluster.hpp"
 #include "catalog/persisted_item.hpp"
 #include "catalog/schema.hpp"
@@ -29,7 +36,7 @@
 
 namespace tandem::catalog {
 
-enum class IdSpace : uint8_t { kItem, kCluster, kSchema };
+enum class IdSpace : uint8_t { kItem, kCluster, kSchema, kRole };
 
 class CatalogStore {
  public:
@@ -40,7 +47,11 @@ class CatalogStore {
     std::vector<Schema> schemas;       // id order
     std::map<std::string, std::string> vars;
     // Next value per IdSpace (1 when never written).
-    uint64_t next_id[3] = {1, 1, 1};
+    uint64_t next_id[4] = {1, 1, 1, 1};
+    bool roles_initialized = false;
+    std::vector<Role> roles;
+    std::vector<AccessControl::Membership> members;
+    std::map<std::string, ObjectAcl> acls;
   };
 
   class Batch {
@@ -55,6 +66,13 @@ class CatalogStore {
     void delete_var(const std::string& name);
     void put_next_id(IdSpace space, uint64_t next);
     void mark_initialized();
+    void put_role(const Role& role);
+    void delete_role(RoleId id);
+    void put_member(RoleId role, RoleId member, RoleId grantor);
+    void delete_member(RoleId role, RoleId member);
+    void put_acl(const std::string& object, const ObjectAcl& acl);
+    void delete_acl(const std::string& object);
+    void mark_roles_initialized();
     bool empty() const { return ops_.empty(); }
 
    private:

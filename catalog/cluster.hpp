@@ -11,7 +11,10 @@
 // Threading: plain values.
 
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "catalog/access_control.hpp"
 
 #include "catalog/global_id.hpp"
 
@@ -28,6 +31,7 @@ struct ClusterSpec {
   std::string size = kDefaultClusterSize;
   uint32_t replication_factor = 1;
   std::string create_sql;  // as shown by SHOW CREATE CLUSTER
+  std::optional<RoleId> owner;  // the creating role
 };
 
 struct Cluster {

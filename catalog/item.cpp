@@ -43,4 +43,15 @@ std::vector<TableKey> table_keys(const Item& item) {
   return keys;
 }
 
+ObjectType object_type_of(const Item& item) {
+  switch (item.kind) {
+    case ItemKind::kTable: return ObjectType::kTable;
+    case ItemKind::kView: return ObjectType::kView;
+    case ItemKind::kMaterializedView: return ObjectType::kMaterializedView;
+    case ItemKind::kIndex: return ObjectType::kIndex;
+    case ItemKind::kSource: return ObjectType::kSource;
+  }
+  return ObjectType::kTable;
+}
+
 }  // namespace tandem::catalog

@@ -22,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "catalog/access_control.hpp"
 #include "catalog/global_id.hpp"
 #include "catalog/qualified_name.hpp"
 #include "catalog/relation_desc.hpp"
@@ -100,6 +101,9 @@ struct ItemSpec {
   std::vector<ItemId> dependencies;  // ids this item reads (indexes: `on`)
   std::optional<ClusterId> cluster;  // indexes and materialized views
   ItemDetails details;
+  // The creating role, which owns the item (a user item's ACL is written
+  // with it); nullopt for builtins and replay, whose ACL is stored.
+  std::optional<RoleId> owner;
 };
 
 struct Item {
@@ -135,5 +139,8 @@ struct TableKey {
 // The primary key first, then the unique keys in declaration order; empty
 // for everything but tables.
 std::vector<TableKey> table_keys(const Item& item);
+
+// The privilege object type of an item (TABLE, VIEW, ...).
+ObjectType object_type_of(const Item& item);
 
 }  // namespace tandem::catalog

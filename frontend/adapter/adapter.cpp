@@ -19,6 +19,8 @@
 #include "common/eval_context.hpp"
 #include "common/func_resolve.hpp"
 #include "frontend/adapter/catalog_ops.hpp"
+#include "frontend/adapter/privileges.hpp"
+#include "frontend/adapter/role_statements.hpp"
 #include "frontend/adapter/introspection.hpp"
 #include "frontend/adapter/explain_statement.hpp"
 #include "frontend/adapter/session_catalog.hpp"
@@ -42,7 +44,8 @@ const char* statement_kind(const sql::Statement& s) {
       "SELECT", "SET", "RESET", "SHOW", "BEGIN", "SET TRANSACTION", "COMMIT", "ROLLBACK", "DISCARD", "VACUUM",
       "CREATE TABLE", "CREATE VIEW", "CREATE MATERIALIZED VIEW", "CREATE INDEX", "CREATE CLUSTER",
       "CREATE CLUSTER REPLICA", "CREATE SCHEMA", "DROP", "ALTER ... RENAME", "ALTER TABLE", "ALTER SYSTEM SET",
-      "ALTER SYSTEM RESET", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "COPY", "SUBSCRIBE", "DECLARE", "FETCH",
+      "ALTER SYSTEM RESET", "CREATE ROLE", "ALTER ROLE", "DROP ROLE", "GRANT", "GRANT ROLE", "ALTER ... OWNER",
+      "INSERT", "UPDATE", "DELETE", "TRUNCATE", "COPY", "SUBSCRIBE", "DECLARE", "FETCH",
       "CLOSE", "PREPARE", "EXECUTE", "DEALLOCATE", "SAVEPOINT", "SHOW OBJECTS", "SHOW COLUMNS", "SHOW CREATE", "EXPLAIN",
       "UNSUPPORTED"};
   static_assert(std::size(kNames) == std::variant_size_v<sql::Statement::Node>);
@@ -76,7 +79,7 @@ bool runs_on_coordinator(const sql::Statement& s) {
          s.as<sql::DropObjects>() || s.as<sql::Insert>() ||
          s.as<sql::Update>() ||
          s.as<sql::Delete>() || s.as<sql::Truncate>() || s.as<sql::Copy>() || s.as<sql::AlterSystemSet>() ||
-         s.as<sql::AlterSystemReset>();
+         s.as<sql::AlterSystemReset>() || is_role_statement(s);
 }
 
 std::vector<ResultColumn> to_result_columns(const std::vector<planner::OutputColumn>& columns) {
@@ -488,7 +491,7 @@ Result<std::shared_ptr<const PreparedStatement>> Adapter::prepare(Session& sessi
                                 text("type")};
   } else if (s.as<sql::CreateTable>() || s.as<sql::DropObjects>() || s.as<sql::CreateIndex>() ||
              s.as<sql::CreateView>() || s.as<sql::CreateMaterializedView>() || s.as<sql::CreateCluster>() || s.as<sql::AlterRename>() ||
-             s.as<sql::AlterTableAddConstraint>()) {
+             s.as<sql::AlterTableAddConstraint>() || is_role_statement(s)) {
     // Validated when executed, against the catalog as it is then.
   } else if (auto* subscribe = s.as<sql::Subscribe>()) {
     TANDEM_ASSIGN_OR_RETURN(prepared->subscribe, prepare_subscribe(*subscribe, catalog_->snapshot(), path_of(session),
@@ -558,6 +561,7 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
   if (s.as<sql::Prepare>() || s.as<sql::Execute>() || s.as<sql::Deallocate>()) {
     co_return co_await execute_sql_prepared(session, statement, cancel, blocking_pool);
   }
+  if (Status allowed = co_await check_session_privileges(session, statement); !allowed.is_ok()) co_return allowed;
   if (session.in_transaction()) {
     auto handled = co_await execute_in_transaction(session, statement, params, cancel);
     if (handled) co_return std::move(*handled);
@@ -644,11 +648,45 @@ awaitable<Result<ExecResult>> Adapter::execute(Session& session, const PreparedS
   co_return not_supported_yet(s);
 }
 
+awaitable<Status> Adapter::check_session_privileges(Session& session, const PreparedStatement& statement) {
+  // The session's role exists from its first statement on: created, as
+  // Materialize does for a user that authenticated, when it does not.
+  auto snapshot = catalog_->snapshot();
+  if (!session.role_ensured()) {
+    if (snapshot->access().find_role(session.user()) == nullptr) {
+      auto created = co_await run_on<catalog::RoleId>(coordinator_->executor(),
+                                                      [&]() -> awaitable<Result<catalog::RoleId>> {
+                                                        co_return catalog_->ensure_role(session.user());
+                                                      });
+      if (!created.ok()) co_return created.status();
+      snapshot = catalog_->snapshot();
+    }
+    session.set_role_ensured();
+  }
+  // Checked once per catalog version and session context (user,
+  // search_path, cluster, database): a prepared
+  // point lookup pays one comparison.
+  const std::string& cluster = session.vars().cluster();
+  std::string context =
+      session.user() + '\0' + session.vars().search_path() + '\0' + cluster + '\0' + session.database();
+  if (statement.privileges_checked_version == snapshot->version() && statement.privileges_checked_context == context) {
+    co_return Status::ok();
+  }
+  Status allowed = check_privileges(*snapshot, session.user(), path_of(session), cluster, statement.parsed->statement);
+  if (allowed.is_ok()) {
+    statement.privileges_checked_version = snapshot->version();
+    statement.privileges_checked_context = std::move(context);
+  }
+  co_return allowed;
+}
+
 awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, const PreparedStatement& statement,
                                                               const Row& params, CancelToken& cancel) {
   const sql::Statement& s = statement.parsed->statement;
   catalog::SearchPath path = path_of(session);
   Engine engine{*catalog_, *coordinator_};
+  engine.owner = session_role(*catalog_->snapshot(), session.user());
+  if (auto role = execute_role_statement(*catalog_, session.user(), path, s)) co_return std::move(*role);
   if (auto* create = s.as<sql::CreateTable>()) co_return create_table(engine, path, *create);
   if (auto* create = s.as<sql::CreateIndex>()) {
     co_return co_await after_dataflows(engine, create_index(engine, path, session.vars().cluster(), *create));
@@ -662,7 +700,7 @@ awaitable<Result<ExecResult>> Adapter::execute_on_coordinator(Session& session, 
   if (auto* rename = s.as<sql::AlterRename>()) co_return alter_rename(engine, path, *rename);
   if (auto* add = s.as<sql::AlterTableAddConstraint>()) co_return alter_table_add_constraint(engine, path, *add);
   if (s.as<sql::AlterSystemSet>() || s.as<sql::AlterSystemReset>()) {
-    if (!session.is_superuser()) {
+    if (!is_superuser(*catalog_->snapshot(), session.user())) {
       co_return Status::error(sqlstate::kInsufficientPrivilege, "permission denied to alter system")
           .with_detail("You must be the 'mz_system' role");
     }

@@ -121,6 +121,9 @@ class Adapter {
   Result<ExecResult> execute_constant(const PreparedStatement& statement, const Row& params, CancelToken& cancel,
                                       std::optional<Timestamp> mz_now = std::nullopt,
                                       const SessionValues* session = nullptr);
+  // Creates the session's role on its first statement, then checks the
+  // statement's privileges (privileges.hpp).
+  boost::asio::awaitable<Status> check_session_privileges(Session& session, const PreparedStatement& statement);
   boost::asio::awaitable<Result<ExecResult>> execute_on_coordinator(Session& session,
                                                                     const PreparedStatement& statement,
                                                                     const Row& params, CancelToken& cancel);

@@ -431,6 +431,7 @@ Result<ExecResult> create_cluster(Engine& engine, const sql::CreateCluster& crea
   }
   if (auto workers = workers_for_size(spec.size); !workers.ok()) return workers.status();
   spec.create_sql = "CREATE CLUSTER " + sql::quote_ident(spec.name) + " (SIZE = " + sql::quote_string(spec.size) + ")";
+  spec.owner = engine.owner;
   TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_cluster(spec, false));
   if (ddl.created_cluster) {
     const auto snapshot = engine.catalog.snapshot();
@@ -523,6 +524,7 @@ Result<ExecResult> create_table(Engine& engine, const catalog::SearchPath& path,
   TANDEM_ASSIGN_OR_RETURN(storage::ShardId shard, engine.coordinator.allocate_shard_id());
   std::get<catalog::TableDetails>(spec.details).shard = shard;
   auto mode = create.if_not_exists ? catalog::CreateMode::kIfNotExists : catalog::CreateMode::kCreate;
+  spec.owner = engine.owner;
   TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_item(std::move(spec), mode));
   ExecResult r;
   r.tag = "CREATE TABLE";
@@ -571,6 +573,7 @@ Result<ExecResult> create_view(Engine& engine, const catalog::SearchPath& path, 
   auto mode = create.or_replace      ? catalog::CreateMode::kOrReplace
               : create.if_not_exists ? catalog::CreateMode::kIfNotExists
                                      : catalog::CreateMode::kCreate;
+  spec.owner = engine.owner;
   TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_item(std::move(spec), mode));
   retire_dropped(engine, ddl.dropped);  // OR REPLACE drops the old view and its dependents
   ExecResult r;
@@ -596,6 +599,7 @@ Result<ExecResult> create_index(Engine& engine, const catalog::SearchPath& path,
     unique = std::move(key);
   }
   auto mode = create.if_not_exists ? catalog::CreateMode::kIfNotExists : catalog::CreateMode::kCreate;
+  spec.owner = engine.owner;
   auto created = engine.catalog.create_item(std::move(spec), mode);
   if (unique && (!created.ok() || !created->created_item)) engine.coordinator.drop_unique_key(table, unique->name);
   TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, std::move(created));
@@ -704,6 +708,7 @@ Result<ExecResult> create_materialized_view(Engine& engine, const catalog::Searc
   auto mode = create.or_replace      ? catalog::CreateMode::kOrReplace
               : create.if_not_exists ? catalog::CreateMode::kIfNotExists
                                      : catalog::CreateMode::kCreate;
+  spec.owner = engine.owner;
   TANDEM_ASSIGN_OR_RETURN(catalog::DdlResult ddl, engine.catalog.create_item(std::move(spec), mode));
   retire_dropped(engine, ddl.dropped);  // OR REPLACE: the old view and its dependents
   ExecResult r;

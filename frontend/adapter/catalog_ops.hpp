@@ -18,6 +18,8 @@ struct Engine {
   // Clusters a statement created a dataflow on: the statement answers once
   // the dataflow has reached compute (Coordinator::when_dispatched).
   std::vector<uint64_t> dataflow_clusters = {};
+  // The role that runs the statement: it owns what it creates.
+  std::optional<catalog::RoleId> owner = std::nullopt;
 };
 
 // The session's name-resolution context from its variables.

@@ -32,6 +32,11 @@ struct PreparedStatement {
   std::vector<ColumnType> param_types;
   bool returns_rows = false;
   std::vector<ResultColumn> result_columns;
+  // The catalog version and session context (search_path, cluster,
+  // database) at which check_privileges last allowed this statement; the
+  // statement belongs to one session, used by one thread at a time.
+  mutable uint64_t privileges_checked_version = 0;
+  mutable std::string privileges_checked_context;
   // For constant queries: the plan made at Parse time, executed per Execute.
   std::shared_ptr<const planner::QueryPlan> plan;
   // For queries over collections: a point lookup is planned once per

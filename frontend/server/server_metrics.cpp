@@ -13,6 +13,7 @@ constexpr std::string_view kKindNames[] = {
     "create_cluster_replica", "create_schema", "drop_objects", "alter_object_rename", "alter_table",
     "alter_system_set",
     "alter_system_reset",
+    "create_role", "alter_role", "drop_role", "grant_privileges", "grant_role", "alter_owner",
     "insert", "update", "delete", "truncate", "copy", "subscribe",
     "declare", "fetch", "close", "prepare", "execute", "deallocate", "savepoint",
     "show_objects", "show_columns", "show_create", "explain", "unsupported"};

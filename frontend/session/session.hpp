@@ -36,7 +36,10 @@ class Session {
 
   const std::string& user() const { return user_; }
   const std::string& database() const { return database_; }
-  bool is_superuser() const { return user_ == "mz_system"; }
+  // Whether the session's role was looked up, and created if missing
+  // (Adapter::check_session_privileges).
+  bool role_ensured() const { return role_ensured_; }
+  void set_role_ensured() { role_ensured_ = true; }
 
   SessionVars& vars() { return vars_; }
   const SessionVars& vars() const { return vars_; }
@@ -148,6 +151,7 @@ class Session {
   }
 
  private:
+  bool role_ensured_ = false;
   std::string user_;
   std::string database_;
   SessionVars vars_;

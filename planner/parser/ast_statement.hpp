@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "planner/parser/ast_dml.hpp"
+#include "planner/parser/ast_role.hpp"
 #include "planner/parser/ast_session.hpp"
 #include "planner/parser/ast_show.hpp"
 
@@ -53,6 +54,8 @@ struct Statement {
       CreateTable, CreateView, CreateMaterializedView, CreateIndex, CreateCluster,
       CreateClusterReplica, CreateSchema, DropObjects, AlterRename, AlterTableAddConstraint, AlterSystemSet,
       AlterSystemReset,
+      // roles and privileges
+      CreateRole, AlterRole, DropRole, GrantPrivileges, GrantRole, AlterOwner,
       // DML
       Insert, Update, Delete, Truncate, Copy, Subscribe,
       // cursors and prepared statements

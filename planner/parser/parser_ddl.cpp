@@ -23,7 +23,7 @@ std::string upper(std::string s) {
 }
 
 constexpr const char* kUnsupportedObjects[] = {
-    "type", "source", "sink", "connection", "secret", "role", "user", "function", "trigger",
+    "type", "source", "sink", "connection", "secret", "user", "function", "trigger",
     "database", "sequence", "extension", "procedure", "aggregate", "operator", "policy", "rule",
     "domain", "publication", "subscription", "server", "tablespace", "virtual", "group",
     "event", "foreign", "language", "cast", "collation", "conversion", "statistics", "owned",
@@ -69,6 +69,7 @@ Result<Statement> Parser::parse_create() {
     return make_stmt(pos, std::move(idx));
   }
   if (peek_word("cluster") && !or_replace && !temporary) return parse_create_cluster();
+  if (peek_word("role") && !or_replace && !temporary) return parse_role_ddl(pos, "create");
   if (peek_word("schema") && !or_replace && !temporary) {
     advance();
     CreateSchema s;
@@ -283,6 +284,7 @@ Result<Statement> Parser::parse_create_cluster() {
 Result<Statement> Parser::parse_drop() {
   SourcePos pos = here();
   advance();  // DROP
+  if (peek_word("role")) return parse_role_ddl(pos, "drop");
   DropObjects d;
   if (!parse_object_type(&d.type)) {
     if (peek().kind == TokenKind::kWord) return unsupported("DROP " + upper(peek().text), pos);
@@ -318,6 +320,7 @@ Result<Statement> Parser::parse_alter() {
     }
     return make_stmt(pos, std::move(r));
   }
+  if (peek_word("role")) return parse_role_ddl(pos, "alter");
   size_t type_start = mark();
   AlterRename a;
   if (!parse_object_type(&a.type)) {
@@ -362,6 +365,11 @@ Result<Statement> Parser::parse_alter() {
   if (accept_words({"rename", "to"})) {
     TANDEM_ASSIGN_OR_RETURN(a.new_name, parse_identifier());
     return make_stmt(pos, std::move(a));
+  }
+  if (!a.if_exists && accept_words({"owner", "to"})) {
+    AlterOwner o{a.type, std::move(a.name), ""};
+    TANDEM_ASSIGN_OR_RETURN(o.new_owner, parse_identifier());
+    return make_stmt(pos, std::move(o));
   }
   if (peek().kind != TokenKind::kWord) return error_here();
   std::string action = upper(peek().text);

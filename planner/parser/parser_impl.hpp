@@ -157,6 +157,12 @@ class Parser {
   Result<Statement> parse_alter();
   bool parse_object_type(ObjectType* type);
 
+  // ---- parser_role.cpp ----
+  // At ROLE, after CREATE/ALTER/DROP (`verb`, lower case) at `pos`.
+  Result<Statement> parse_role_ddl(SourcePos pos, const char* verb);
+  Result<RoleOptions> parse_role_options();
+  Result<Statement> parse_grant();  // at GRANT or REVOKE
+
   // ---- parser_dml.cpp ----
   Result<Statement> parse_insert();
   Result<Statement> parse_update();

@@ -22,7 +22,7 @@ std::string upper(std::string s) {
 
 // Leading keywords of statements tandem recognises but does not support.
 constexpr const char* kUnsupportedLeaders[] = {
-    "grant", "revoke", "reindex", "listen", "notify",
+    "reindex", "listen", "notify",
     "unlisten", "lock", "cluster", "checkpoint", "comment", "security", "load", "import",
     "call", "do", "merge", "pragma", "attach", "detach", "move",
     "refresh", "reassign", "validate", "raise", "replace", "upsert",
@@ -102,6 +102,7 @@ Result<Statement> Parser::parse_statement() {
                                     std::move(name)});
   }
   if (w == "discard") return parse_discard();
+  if (w == "grant" || w == "revoke") return parse_grant();
   for (const char* leader : kUnsupportedLeaders) {
     if (w == leader) return unsupported(w == "replace" ? "REPLACE INTO" : upper(w), pos);
   }

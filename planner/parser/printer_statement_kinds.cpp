@@ -198,6 +198,56 @@ void Printer::statement(const Statement& stmt) {
             ident(n.constraint.columns[i]);
           }
           *this << ")";
+        } else if constexpr (std::is_same_v<T, CreateRole> || std::is_same_v<T, AlterRole>) {
+          *this << (std::is_same_v<T, CreateRole> ? "CREATE ROLE " : "ALTER ROLE ");
+          ident(n.name);
+          if (n.options.superuser) *this << (*n.options.superuser ? " SUPERUSER" : " NOSUPERUSER");
+          if (n.options.login) *this << (*n.options.login ? " LOGIN" : " NOLOGIN");
+          if (n.options.inherit) *this << (*n.options.inherit ? " INHERIT" : " NOINHERIT");
+        } else if constexpr (std::is_same_v<T, DropRole>) {
+          *this << "DROP ROLE ";
+          if (n.if_exists) *this << "IF EXISTS ";
+          for (size_t i = 0; i < n.names.size(); ++i) {
+            if (i) *this << ", ";
+            ident(n.names[i]);
+          }
+        } else if constexpr (std::is_same_v<T, GrantRole>) {
+          *this << (n.grant ? "GRANT " : "REVOKE ");
+          for (size_t i = 0; i < n.roles.size(); ++i) {
+            if (i) *this << ", ";
+            ident(n.roles[i]);
+          }
+          *this << (n.grant ? " TO " : " FROM ");
+          for (size_t i = 0; i < n.members.size(); ++i) {
+            if (i) *this << ", ";
+            ident(n.members[i]);
+          }
+        } else if constexpr (std::is_same_v<T, GrantPrivileges>) {
+          *this << (n.grant ? "GRANT " : "REVOKE ");
+          if (n.privileges.empty()) *this << "ALL PRIVILEGES";
+          for (size_t i = 0; i < n.privileges.size(); ++i) *this << (i ? ", " : "") << n.privileges[i];
+          using Target = GrantPrivileges::Target;
+          *this << (n.target == Target::kSystem     ? " ON SYSTEM"
+                    : n.target == Target::kSchema   ? " ON SCHEMA "
+                    : n.target == Target::kDatabase ? " ON DATABASE "
+                    : n.target == Target::kCluster  ? " ON CLUSTER "
+                                                    : " ON TABLE ");
+          for (size_t i = 0; i < n.objects.size(); ++i) {
+            if (i) *this << ", ";
+            name(n.objects[i]);
+          }
+          *this << (n.grant ? " TO " : " FROM ");
+          for (size_t i = 0; i < n.roles.size(); ++i) {
+            if (i) *this << ", ";
+            ident(n.roles[i]);
+          }
+        } else if constexpr (std::is_same_v<T, AlterOwner>) {
+          *this << "ALTER ";
+          object_type(n.type);
+          *this << " ";
+          name(n.name);
+          *this << " OWNER TO ";
+          ident(n.new_owner);
         } else if constexpr (std::is_same_v<T, AlterSystemSet>) {
           *this << "ALTER SYSTEM SET ";
           ident(n.name);

@@ -309,6 +309,33 @@ def websocket_auth(s, a):
 
 
 @test
+def privileges_over_http(s, a):
+    # Trust mode: each Basic user is a role, created on its first statement;
+    # the HTTP sessions are checked as pgwire's are.
+    r = s.query("CREATE TABLE http_owned (x int); INSERT INTO http_owned VALUES (1)", auth=("http_owner", ""))
+    expect(all("ok" in x for x in r), r)
+    r = s.query("SELECT * FROM http_owned", auth=("http_other", ""))
+    expect_eq(r[0]["error"]["code"], "42501", "another user's table")
+    expect('permission denied for TABLE "materialize.public.http_owned"' in r[0]["error"]["message"], r)
+    r = s.query("DROP TABLE http_owned", auth=("http_other", ""))
+    expect_eq(r[0]["error"]["code"], "42501", "drop by a non-owner")
+    r = s.query("GRANT SELECT ON http_owned TO http_other", auth=("http_owner", ""))
+    expect_eq(r[0]["ok"], "GRANT", "grant by the owner")
+    expect_eq(s.query("SELECT x FROM http_owned", auth=("http_other", ""))[0]["rows"], [[1]], "granted read")
+    # The same over a WebSocket session, SUBSCRIBE included.
+    ws = WebSocket(s.http_port, headers={"Authorization": basic("http_third", "")})
+    ws.send({"options": {}})
+    ws.recv_until("ReadyForQuery")
+    ws.send({"query": "SUBSCRIBE http_owned"})
+    msgs = ws.recv_until("ReadyForQuery")
+    errors = [m for m in msgs if m["type"] == "Error"]
+    expect(errors and errors[0]["payload"]["code"] == "42501", msgs)
+    ws.close()
+    r = s.query("DROP TABLE http_owned", auth=("http_owner", ""))
+    expect_eq(r[0]["ok"], "DROP TABLE", "drop by the owner")
+
+
+@test
 def max_connections(s, a):
     # The auth server allows 3 sessions.
     sockets = []

@@ -19,3 +19,11 @@ for _ in $(seq 1 300); do
 done
 pg_isready -q -h 127.0.0.1 -p $PORT || { cat "$WORK/log"; echo "tandemd did not start"; exit 1; }
 fail() { echo "FAIL: $*"; cat "$WORK/log" | tail -30; exit 1; }
+# psql helpers: run SQL (quietly, stopping at an error); compare what psql
+# prints for a command with the expected text.
+sql() { psql -X -q -v ON_ERROR_STOP=1 -c "$1"; }
+check() {  # check COMMAND EXPECTED
+  local got
+  got=$(psql -X -v ON_ERROR_STOP=1 -c "$1" 2>&1) || fail "psql $1 failed:\n$got"
+  [ "$got" == "$2" ] || fail "psql $1 printed:\n$got\nexpected:\n$2"
+}

@@ -8,13 +8,6 @@
 # (arrangement for CREATE INDEX, hash for a key's index).
 source "$(dirname "$0")/lib.sh"
 
-sql() { psql -X -q -v ON_ERROR_STOP=1 -c "$1"; }
-check() {  # check COMMAND EXPECTED
-  local got
-  got=$(psql -X -v ON_ERROR_STOP=1 -c "$1" 2>&1) || fail "psql $1 failed:\n$got"
-  [ "$got" == "$2" ] || fail "psql $1 printed:\n$got\nexpected:\n$2"
-}
-
 sql "CREATE TABLE t (a int NOT NULL, b text DEFAULT 'x')"
 sql "CREATE TABLE u (c bigint)"
 sql "CREATE VIEW v AS SELECT a FROM t"
@@ -60,10 +53,11 @@ check '\d v' "                  View \"public.v\"
 --------+---------+-----------+----------+---------
  a      | integer |           |          | "
 
-check '\l' "                                             List of databases
-    Name     |    Owner    | Encoding | Collate | Ctype | ICU Locale | Locale Provider | Access privileges 
--------------+-------------+----------+---------+-------+------------+-----------------+-------------------
- materialize | materialize | UTF8     | C       | C     |            | libc            | 
+check '\l' "                                                 List of databases
+    Name     |    Owner    | Encoding | Collate | Ctype | ICU Locale | Locale Provider |     Access privileges      
+-------------+-------------+----------+---------+-------+------------+-----------------+----------------------------
+ materialize | materialize | UTF8     | C       | C     |            | libc            | materialize=UC/materialize+
+             |             |          |         |       |            |                 | =UC/materialize
 (1 row)"
 
 check '\d t' "                 Table \"public.t\"
