@@ -2,6 +2,7 @@
 // with ESCAPE, and md5. lower/upper/ILIKE fold ASCII letters only (the C
 // locale's behaviour). Results that are substrings of an argument are
 // returned as views without copying; new strings go to ctx.arena.
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <regex>
@@ -31,6 +32,53 @@ size_t byte_offset(std::string_view s, int64_t chars) {
   return i;
 }
 
+// Rejects what std::regex would read as an out-of-range number, which
+// libstdc++'s compiler accumulates in a long without checking for overflow
+// (undefined behaviour): a back reference past the pattern's groups and a
+// repetition count past 255 (PostgreSQL's limit), with PostgreSQL's errors.
+Status check_regex_numbers(std::string_view pattern) {
+  constexpr uint64_t kSaturated = uint64_t{1} << 40;
+  const auto number_at = [&](size_t& i) {
+    uint64_t v = 0;
+    for (; i < pattern.size() && pattern[i] >= '0' && pattern[i] <= '9'; ++i) {
+      v = std::min(kSaturated, v * 10 + static_cast<uint64_t>(pattern[i] - '0'));
+    }
+    return v;
+  };
+  const auto groups = static_cast<uint64_t>(std::count(pattern.begin(), pattern.end(), '('));
+  for (size_t i = 0; i < pattern.size();) {
+    if (pattern[i] == '\\' && i + 1 < pattern.size() && pattern[i + 1] >= '1' && pattern[i + 1] <= '9') {
+      ++i;
+      if (number_at(i) > groups) {
+        return Status::error(sqlstate::kInvalidRegularExpression,
+                             "invalid regular expression: invalid backreference number");
+      }
+    } else if (pattern[i] == '\\') {
+      i += 2;
+    } else if (pattern[i] == '[') {
+      // A bracket expression's digits and braces are characters: skip to
+      // its ']' (a ']' first in it, after an optional '^', is one of them).
+      ++i;
+      if (i < pattern.size() && pattern[i] == '^') ++i;
+      if (i < pattern.size() && pattern[i] == ']') ++i;
+      while (i < pattern.size() && pattern[i] != ']') i += pattern[i] == '\\' ? 2 : 1;
+      ++i;
+    } else if (pattern[i] == '{') {
+      ++i;
+      uint64_t low = number_at(i);
+      uint64_t high = 0;
+      if (i < pattern.size() && pattern[i] == ',') high = number_at(++i);
+      if (low > 255 || high > 255) {
+        return Status::error(sqlstate::kInvalidRegularExpression,
+                             "invalid regular expression: invalid repetition count(s)");
+      }
+    } else {
+      ++i;
+    }
+  }
+  return Status::ok();
+}
+
 // `s ~ pattern`: PostgreSQL's regular expressions are POSIX AREs; the
 // ECMAScript grammar of std::regex agrees on the patterns clients send
 // (anchors, groups, classes, alternation, quantifiers). The last compiled
@@ -40,6 +88,7 @@ Result<Datum> regex_match(std::string_view s, std::string_view pattern, bool cas
   thread_local bool cached_ci = false;
   thread_local std::optional<std::regex> cached;
   if (!cached || cached_pattern != pattern || cached_ci != case_insensitive) {
+    TANDEM_RETURN_IF_ERROR(check_regex_numbers(pattern));
     try {
       auto flags = std::regex::ECMAScript;
       if (case_insensitive) flags |= std::regex::icase;

@@ -71,7 +71,8 @@ def cstr(s):
 
 # codec_fuzz's first byte picks the limit from {0, 1, 16, 64, 1024, default}.
 DEFAULT_LIMIT = b"\x05"
-STARTUP = struct.pack("!II", 8 + 31, 196608) + cstr("user") + cstr("materialize") + cstr("database") + cstr("x") + b"\0"
+STARTUP_PARAMS = cstr("user") + cstr("materialize") + cstr("database") + cstr("x") + b"\0"
+STARTUP = struct.pack("!II", 8 + len(STARTUP_PARAMS), 196608) + STARTUP_PARAMS
 
 
 def codec_seeds(statements):
