@@ -36,7 +36,9 @@ size_t byte_offset(std::string_view s, int64_t chars) {
 // libstdc++'s compiler accumulates in a long without checking for overflow
 // (undefined behaviour): a back reference past the pattern's groups and a
 // repetition count past 255 (PostgreSQL's limit), with PostgreSQL's errors.
-Status check_regex_numbers(std::string_view pattern) {
+// Sets *has_backref when the pattern holds a back reference.
+Status check_regex_pattern(std::string_view pattern, bool* has_backref) {
+  *has_backref = false;
   constexpr uint64_t kSaturated = uint64_t{1} << 40;
   const auto number_at = [&](size_t& i) {
     uint64_t v = 0;
@@ -49,6 +51,7 @@ Status check_regex_numbers(std::string_view pattern) {
   for (size_t i = 0; i < pattern.size();) {
     if (pattern[i] == '\\' && i + 1 < pattern.size() && pattern[i + 1] >= '1' && pattern[i + 1] <= '9') {
       ++i;
+      *has_backref = true;
       if (number_at(i) > groups) {
         return Status::error(sqlstate::kInvalidRegularExpression,
                              "invalid regular expression: invalid backreference number");
@@ -79,19 +82,33 @@ Status check_regex_numbers(std::string_view pattern) {
   return Status::ok();
 }
 
+// The longest text a pattern with back references is matched against:
+// libstdc++ matches those by backtracking, recursing once or more per
+// character, and 2000 characters stay far inside a thread's stack (sanitizer
+// builds included).
+constexpr size_t kMaxBackrefSubject = 2000;
+
 // `s ~ pattern`: PostgreSQL's regular expressions are POSIX AREs; the
 // ECMAScript grammar of std::regex agrees on the patterns clients send
-// (anchors, groups, classes, alternation, quantifiers). The last compiled
-// pattern is kept per thread: a filter evaluates one pattern over many rows.
+// (anchors, groups, classes, alternation, quantifiers). A pattern without
+// back references runs on libstdc++'s breadth-first executor
+// (regex_constants::__polynomial): time linear in the text, and a stack
+// bounded by the pattern, where the default backtracking one recurses per
+// character (a long text overflowed the stack) and may take exponential
+// time. The last compiled pattern is kept per thread: a filter evaluates
+// one pattern over many rows.
 Result<Datum> regex_match(std::string_view s, std::string_view pattern, bool case_insensitive) {
   thread_local std::string cached_pattern;
   thread_local bool cached_ci = false;
+  thread_local bool cached_backref = false;
   thread_local std::optional<std::regex> cached;
   if (!cached || cached_pattern != pattern || cached_ci != case_insensitive) {
-    TANDEM_RETURN_IF_ERROR(check_regex_numbers(pattern));
+    cached.reset();
+    TANDEM_RETURN_IF_ERROR(check_regex_pattern(pattern, &cached_backref));
     try {
       auto flags = std::regex::ECMAScript;
       if (case_insensitive) flags |= std::regex::icase;
+      if (!cached_backref) flags |= std::regex_constants::__polynomial;
       cached.emplace(pattern.begin(), pattern.end(), flags);
     } catch (const std::regex_error& e) {
       cached.reset();
@@ -100,6 +117,11 @@ Result<Datum> regex_match(std::string_view s, std::string_view pattern, bool cas
     }
     cached_pattern.assign(pattern);
     cached_ci = case_insensitive;
+  }
+  if (cached_backref && s.size() > kMaxBackrefSubject) {
+    return Status::error("54001", "stack depth limit exceeded")
+        .with_detail("A regular expression with back references is matched against at most " +
+                     std::to_string(kMaxBackrefSubject) + " bytes of text.");
   }
   return Datum::from_bool(std::regex_search(s.begin(), s.end(), *cached));
 }
