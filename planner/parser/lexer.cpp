@@ -232,11 +232,12 @@ class Lexer {
         break;
     }
     if (is_op_char(c)) return lex_operator(t);
-    // Any other byte is a one-character token the parser will reject.
-    t.kind = TokenKind::kOp;
-    t.text = std::string(1, static_cast<char>(c));
-    ++i_;
-    return Status::ok();
+    // Any other byte (a control character, { } \) starts no token:
+    // PostgreSQL's grammar rejects it as a one-character token. Handed to
+    // the parser it would read as an operator.
+    return Status::error(sqlstate::kSyntaxError,
+                         "syntax error at or near \"" + std::string(1, static_cast<char>(c)) + "\"")
+        .with_position(char_position(s_, static_cast<uint32_t>(start)));
   }
 
   Status lex_operator(Token& t) {
