@@ -18,22 +18,19 @@
 #include "common/sqlstate.hpp"
 #include "planner/parser/parser.hpp"
 #include "planner/parser/printer.hpp"
+#include "planner/testing/fuzz_check.hpp"
 
 using namespace tandem;
 using namespace tandem::sql;
 
 namespace {
 
-void check(bool condition) {
-  if (!condition) std::abort();
-}
+using planner::testing::fuzz_check;
 
 void check_error(const Status& s, std::string_view sql) {
-  check(!s.is_ok());
-  check(s.sqlstate().size() == 5);
-  check(!s.message().empty());
+  planner::testing::fuzz_check_error(s);
   if (s.sqlstate() == sqlstate::kSyntaxError) {
-    check(s.position() >= 1 && static_cast<size_t>(s.position()) <= sql.size() + 1);
+    fuzz_check(s.position() >= 1 && static_cast<size_t>(s.position()) <= sql.size() + 1);
   }
 }
 
