@@ -35,3 +35,18 @@ function(tandem_layer)
     catch_discover_tests(${L_NAME}_tests TEST_PREFIX "${L_NAME}: ")
   endif()
 endfunction()
+
+# tandem_fuzz_target(<source> LIBS targets...)
+#
+# A libFuzzer executable named after <source> (foo_fuzz.cpp -> foo_fuzz),
+# built only with TANDEM_FUZZ and only when asked for (EXCLUDE_FROM_ALL), with
+# ASan and UBSan; undefined behaviour aborts, so the fuzzer reports it as a
+# crash instead of printing and going on.
+function(tandem_fuzz_target src)
+  cmake_parse_arguments(F "" "" "LIBS" ${ARGN})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} EXCLUDE_FROM_ALL ${src})
+  target_compile_options(${name} PRIVATE ${TANDEM_FUZZ_FLAGS})
+  target_link_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_link_libraries(${name} PRIVATE ${F_LIBS})
+endfunction()

@@ -2,6 +2,7 @@
 // with ESCAPE, and md5. lower/upper/ILIKE fold ASCII letters only (the C
 // locale's behaviour). Results that are substrings of an argument are
 // returned as views without copying; new strings go to ctx.arena.
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <regex>
@@ -31,18 +32,83 @@ size_t byte_offset(std::string_view s, int64_t chars) {
   return i;
 }
 
+// Rejects what std::regex would read as an out-of-range number, which
+// libstdc++'s compiler accumulates in a long without checking for overflow
+// (undefined behaviour): a back reference past the pattern's groups and a
+// repetition count past 255 (PostgreSQL's limit), with PostgreSQL's errors.
+// Sets *has_backref when the pattern holds a back reference.
+Status check_regex_pattern(std::string_view pattern, bool* has_backref) {
+  *has_backref = false;
+  constexpr uint64_t kSaturated = uint64_t{1} << 40;
+  const auto number_at = [&](size_t& i) {
+    uint64_t v = 0;
+    for (; i < pattern.size() && pattern[i] >= '0' && pattern[i] <= '9'; ++i) {
+      v = std::min(kSaturated, v * 10 + static_cast<uint64_t>(pattern[i] - '0'));
+    }
+    return v;
+  };
+  const auto groups = static_cast<uint64_t>(std::count(pattern.begin(), pattern.end(), '('));
+  for (size_t i = 0; i < pattern.size();) {
+    if (pattern[i] == '\\' && i + 1 < pattern.size() && pattern[i + 1] >= '1' && pattern[i + 1] <= '9') {
+      ++i;
+      *has_backref = true;
+      if (number_at(i) > groups) {
+        return Status::error(sqlstate::kInvalidRegularExpression,
+                             "invalid regular expression: invalid backreference number");
+      }
+    } else if (pattern[i] == '\\') {
+      i += 2;
+    } else if (pattern[i] == '[') {
+      // A bracket expression's digits and braces are characters: skip to
+      // its ']' (a ']' first in it, after an optional '^', is one of them).
+      ++i;
+      if (i < pattern.size() && pattern[i] == '^') ++i;
+      if (i < pattern.size() && pattern[i] == ']') ++i;
+      while (i < pattern.size() && pattern[i] != ']') i += pattern[i] == '\\' ? 2 : 1;
+      ++i;
+    } else if (pattern[i] == '{') {
+      ++i;
+      uint64_t low = number_at(i);
+      uint64_t high = 0;
+      if (i < pattern.size() && pattern[i] == ',') high = number_at(++i);
+      if (low > 255 || high > 255) {
+        return Status::error(sqlstate::kInvalidRegularExpression,
+                             "invalid regular expression: invalid repetition count(s)");
+      }
+    } else {
+      ++i;
+    }
+  }
+  return Status::ok();
+}
+
+// The longest text a pattern with back references is matched against:
+// libstdc++ matches those by backtracking, recursing once or more per
+// character, and 2000 characters stay far inside a thread's stack (sanitizer
+// builds included).
+constexpr size_t kMaxBackrefSubject = 2000;
+
 // `s ~ pattern`: PostgreSQL's regular expressions are POSIX AREs; the
 // ECMAScript grammar of std::regex agrees on the patterns clients send
-// (anchors, groups, classes, alternation, quantifiers). The last compiled
-// pattern is kept per thread: a filter evaluates one pattern over many rows.
+// (anchors, groups, classes, alternation, quantifiers). A pattern without
+// back references runs on libstdc++'s breadth-first executor
+// (regex_constants::__polynomial): time linear in the text, and a stack
+// bounded by the pattern, where the default backtracking one recurses per
+// character (a long text overflowed the stack) and may take exponential
+// time. The last compiled pattern is kept per thread: a filter evaluates
+// one pattern over many rows.
 Result<Datum> regex_match(std::string_view s, std::string_view pattern, bool case_insensitive) {
   thread_local std::string cached_pattern;
   thread_local bool cached_ci = false;
+  thread_local bool cached_backref = false;
   thread_local std::optional<std::regex> cached;
   if (!cached || cached_pattern != pattern || cached_ci != case_insensitive) {
+    cached.reset();
+    TANDEM_RETURN_IF_ERROR(check_regex_pattern(pattern, &cached_backref));
     try {
       auto flags = std::regex::ECMAScript;
       if (case_insensitive) flags |= std::regex::icase;
+      if (!cached_backref) flags |= std::regex_constants::__polynomial;
       cached.emplace(pattern.begin(), pattern.end(), flags);
     } catch (const std::regex_error& e) {
       cached.reset();
@@ -51,6 +117,11 @@ Result<Datum> regex_match(std::string_view s, std::string_view pattern, bool cas
     }
     cached_pattern.assign(pattern);
     cached_ci = case_insensitive;
+  }
+  if (cached_backref && s.size() > kMaxBackrefSubject) {
+    return Status::error("54001", "stack depth limit exceeded")
+        .with_detail("A regular expression with back references is matched against at most " +
+                     std::to_string(kMaxBackrefSubject) + " bytes of text.");
   }
   return Datum::from_bool(std::regex_search(s.begin(), s.end(), *cached));
 }

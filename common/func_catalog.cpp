@@ -96,9 +96,10 @@ struct Catalog {
     // real with double precision, either way round: computed in double
     // precision (and preferred over real's own operators when the other
     // operand needs a cast, as PostgreSQL's float48/float84 operators are).
-    for (auto [l, r] : {std::pair{T::kFloat4, T::kFloat8}, std::pair{T::kFloat8, T::kFloat4}}) {
+    for (auto operands : {std::pair{T::kFloat4, T::kFloat8}, std::pair{T::kFloat8, T::kFloat4}}) {
       auto wide = [&](std::string_view n, T result, BinaryFunc f) {
-        ops.push_back({n, {l, r}, result, K::kBinary, static_cast<uint16_t>(f), T::kFloat8});
+        ops.push_back({n, {operands.first, operands.second}, result, K::kBinary, static_cast<uint16_t>(f),
+                       T::kFloat8});
       };
       wide("+", T::kFloat8, BinaryFunc::kAddFloat8);
       wide("-", T::kFloat8, BinaryFunc::kSubFloat8);

@@ -60,39 +60,56 @@ struct JsonValue {
   // json only: the value's text in the input (borrowed from the parsed text).
   std::string_view raw;
 
-  static JsonValue null() { return JsonValue{}; }
-  static JsonValue from_bool(bool b) {
-    JsonValue v;
-    v.kind = Kind::kBool;
-    v.boolean = b;
-    return v;
-  }
-  static JsonValue from_number(const Numeric& n) {
-    JsonValue v;
-    v.kind = Kind::kNumber;
-    v.number = n;
-    return v;
-  }
-  static JsonValue from_string(std::string s) {
-    JsonValue v;
-    v.kind = Kind::kString;
-    v.string = std::move(s);
-    return v;
-  }
-  static JsonValue array() {
-    JsonValue v;
-    v.kind = Kind::kArray;
-    return v;
-  }
-  static JsonValue object() {
-    JsonValue v;
-    v.kind = Kind::kObject;
-    return v;
-  }
+  // The special members are defined in jsonb.cpp: with them implicit, clang
+  // instantiates members' destructor (std::pair<std::string, JsonValue>)
+  // in every file that makes a JsonValue, before the pair is complete.
+  JsonValue();
+  JsonValue(const JsonValue&);
+  JsonValue(JsonValue&&) noexcept;
+  JsonValue& operator=(const JsonValue&);
+  JsonValue& operator=(JsonValue&&) noexcept;
+  ~JsonValue();
+
+  static JsonValue null();
+  static JsonValue from_bool(bool b);
+  static JsonValue from_number(const Numeric& n);
+  static JsonValue from_string(std::string s);
+  static JsonValue array();
+  static JsonValue object();
   bool is_scalar() const { return kind != Kind::kArray && kind != Kind::kObject; }
   // Object member by key, or nullptr.
   const JsonValue* find(std::string_view key) const;
 };
+
+inline JsonValue JsonValue::null() { return JsonValue(); }
+inline JsonValue JsonValue::from_bool(bool b) {
+  JsonValue v;
+  v.kind = Kind::kBool;
+  v.boolean = b;
+  return v;
+}
+inline JsonValue JsonValue::from_number(const Numeric& n) {
+  JsonValue v;
+  v.kind = Kind::kNumber;
+  v.number = n;
+  return v;
+}
+inline JsonValue JsonValue::from_string(std::string s) {
+  JsonValue v;
+  v.kind = Kind::kString;
+  v.string = std::move(s);
+  return v;
+}
+inline JsonValue JsonValue::array() {
+  JsonValue v;
+  v.kind = Kind::kArray;
+  return v;
+}
+inline JsonValue JsonValue::object() {
+  JsonValue v;
+  v.kind = Kind::kObject;
+  return v;
+}
 
 // jsonb's key order: shorter first, then bytewise.
 bool jsonb_key_less(std::string_view a, std::string_view b);

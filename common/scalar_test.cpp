@@ -239,3 +239,34 @@ TEST_CASE("constant folding and printing", "[fold]") {
   CHECK(fold(fn("now", {}))->is_literal() == false);
   CHECK(op("+", lit_int(1), lit_int(2)) == op("+", lit_int(1), lit_int(2)));
 }
+
+TEST_CASE("regular expressions: numbers std::regex cannot hold are PostgreSQL's errors", "[eval]") {
+  // libstdc++ accumulates these numbers in a long without an overflow check.
+  auto text = [](const char* s) { return ScalarExpr::literal(Datum::from_string(s), ColumnType{TypeId::kText}); };
+  CHECK(run(op("~", text("a"), text("a{99999999999999999999}"))) ==
+        "ERR 2201B invalid regular expression: invalid repetition count(s)");
+  CHECK(run(op("~*", text("a"), text("a{1,256}"))) ==
+        "ERR 2201B invalid regular expression: invalid repetition count(s)");
+  CHECK(run(op("~", text("a"), text("(a)\\55555555555555555555555"))) ==
+        "ERR 2201B invalid regular expression: invalid backreference number");
+  CHECK(run(op("~", text("aa"), text("(a)\\2"))) ==
+        "ERR 2201B invalid regular expression: invalid backreference number");
+  CHECK(run(op("~", text("a"), text("a{255}"))) == "f");
+  CHECK(run(op("~", text("aa"), text("(a)\\1"))) == "t");
+  CHECK(run(op("~", text("a{"), text("\\{"))) == "t");
+  CHECK(run(op("~", text("{"), text("[{999]"))) == "t");
+}
+
+TEST_CASE("regular expressions: a long text does not overflow the stack", "[eval]") {
+  // libstdc++'s backtracking executor recursed once per character.
+  const std::string long_text(1'000'000, 'a');
+  auto text = [](const std::string& s) { return ScalarExpr::literal(Datum::from_string(s), ColumnType{TypeId::kText}); };
+  CHECK(run(op("~", text(long_text), text("^(a|b)*$"))) == "t");
+  CHECK(run(op("~*", text(long_text), text("^(A|b)*$"))) == "t");
+  CHECK(run(op("~", text(long_text), text("^(a|b)*c"))) == "f");
+  CHECK(run(op("~", text(std::string(40, 'a')), text("(a*)*b"))) == "f");  // no exponential backtracking
+  // Back references need the backtracking executor: their text is bounded.
+  CHECK(run(op("~", text("xaay"), text("(a)\\1"))) == "t");
+  CHECK(run(op("~", text(std::string(2000, 'a')), text("(a)\\1"))) == "t");
+  CHECK(run(op("~", text(std::string(2001, 'a')), text("(a)\\1"))) == "ERR 54001 stack depth limit exceeded");
+}

@@ -2,11 +2,12 @@
 # Installs what is missing, builds, and runs every test: unit and integration
 # tests (ctest), the sqllogictest files, the spin model checks of
 # tests/models, the HTTP API tests, the web console's browser tests, the PostgreSQL client matrix, the differential tester against PostgreSQL, the concurrency tests under
-# ThreadSanitizer and a bounded run of the protocol fuzzer. Ends with one line
+# ThreadSanitizer and a bounded run of the fuzzers (pgwire codec, parser,
+# planner, evaluator). Ends with one line
 # "N passed, N failed" and exits non-zero if anything failed.
 #
 # Environment: TANDEM_SKIP_TSAN=1 / TANDEM_SKIP_FUZZ=1 skip those jobs;
-# FUZZ_SECONDS (default 30) bounds the fuzzer.
+# FUZZ_SECONDS (default 40) bounds each of the four fuzzers.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -282,18 +283,32 @@ if [ "${TANDEM_SKIP_TSAN:-0}" != 1 ]; then
 fi
 
 if [ "${TANDEM_SKIP_FUZZ:-0}" != 1 ]; then
-  echo "== pgwire decoder fuzzing (${FUZZ_SECONDS:-30} s)"
+  # Each target runs FUZZ_SECONDS from its seed corpus (made from the slt
+  # files by scripts/fuzz_corpus.py, kept in build-fuzz/corpus/ between runs
+  # with what the fuzzers found); crash, leak and timeout inputs land in
+  # build-fuzz/crashes/.
+  fuzz_seconds=${FUZZ_SECONDS:-40}
+  fuzz_targets=(codec_fuzz parser_fuzz planner_fuzz eval_fuzz)
+  echo "== fuzzing (${fuzz_seconds} s each: ${fuzz_targets[*]})"
   if CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTANDEM_FUZZ=ON >/dev/null &&
-     cmake --build build-fuzz --target codec_fuzz; then
-    mkdir -p build-fuzz/corpus
-    if build-fuzz/bin/codec_fuzz -max_total_time="${FUZZ_SECONDS:-30}" build-fuzz/corpus 2>build/fuzz.log; then
-      echo "fuzzing found no crash"
-      passed=$((passed + 1))
-    else
-      tail -40 build/fuzz.log
-      note_failure "codec_fuzz found a crash"
-      failed=$((failed + 1))
-    fi
+     cmake --build build-fuzz --target "${fuzz_targets[@]}" &&
+     python3 scripts/fuzz_corpus.py build-fuzz/corpus; then
+    mkdir -p build-fuzz/crashes
+    for target in "${fuzz_targets[@]}"; do
+      corpus=build-fuzz/corpus/${target%_fuzz}
+      dict=()
+      [ "$target" != codec_fuzz ] && dict=(-dict=planner/fuzz.dict)
+      if build-fuzz/bin/"$target" "${dict[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+           -max_total_time="$fuzz_seconds" -artifact_prefix=build-fuzz/crashes/"$target"- \
+           "$corpus" 2>build/"$target".log; then
+        echo "$target found no crash"
+        passed=$((passed + 1))
+      else
+        tail -40 build/"$target".log
+        note_failure "$target found a crash (build/$target.log, build-fuzz/crashes/$target-*)"
+        failed=$((failed + 1))
+      fi
+    done
   else
     echo "fuzz build failed"
     note_failure "fuzz build failed"

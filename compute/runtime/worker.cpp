@@ -470,7 +470,8 @@ void Worker::after_step() {
     auto p = parked_.find(id);
     if (p == parked_.end()) continue;
     auto& list = p->second;
-    std::erase_if(list, [&](Parked& parked) { return try_answer(parked, exp); });
+    auto& exported = exp;  // clang before 16 cannot capture a structured binding
+    std::erase_if(list, [&](Parked& parked) { return try_answer(parked, exported); });
     if (list.empty()) parked_.erase(p);
   }
 }

@@ -69,6 +69,10 @@ class Lexer {
   explicit Lexer(std::string_view text) : s_(text) {}
 
   Result<std::vector<Token>> run() {
+    // PostgreSQL never sees a NUL byte in a statement (a query string is a
+    // C string); tandem's HTTP API can send one, and a text value must not
+    // hold one.
+    if (size_t nul = s_.find('\0'); nul != std::string_view::npos) return nul_error(nul);
     std::vector<Token> out;
     out.reserve(s_.size() / 4 + 2);
     while (true) {
@@ -91,6 +95,12 @@ class Lexer {
   Status error(const char* what, size_t at) const {
     std::string near(s_.substr(at));
     return Status::error(sqlstate::kSyntaxError, std::string(what) + " at or near \"" + near + "\"")
+        .with_position(char_position(s_, static_cast<uint32_t>(at)));
+  }
+
+  // PostgreSQL's error for a NUL byte in text (pg_verifymbstr's).
+  Status nul_error(size_t at) const {
+    return Status::error(sqlstate::kCharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": 0x00")
         .with_position(char_position(s_, static_cast<uint32_t>(at)));
   }
 
@@ -222,11 +232,12 @@ class Lexer {
         break;
     }
     if (is_op_char(c)) return lex_operator(t);
-    // Any other byte is a one-character token the parser will reject.
-    t.kind = TokenKind::kOp;
-    t.text = std::string(1, static_cast<char>(c));
-    ++i_;
-    return Status::ok();
+    // Any other byte (a control character, { } \) starts no token:
+    // PostgreSQL's grammar rejects it as a one-character token. Handed to
+    // the parser it would read as an operator.
+    return Status::error(sqlstate::kSyntaxError,
+                         "syntax error at or near \"" + std::string(1, static_cast<char>(c)) + "\"")
+        .with_position(char_position(s_, static_cast<uint32_t>(start)));
   }
 
   Status lex_operator(Token& t) {
@@ -357,6 +368,7 @@ class Lexer {
         case 'x': {
           int v = 0, n = 0;
           while (n < 2 && i_ < s_.size() && hex_value(s_[i_]) >= 0) v = v * 16 + hex_value(s_[i_++]), ++n;
+          if (n > 0 && v == 0) return nul_error(start);
           if (n == 0) t.text += 'x'; else t.text += static_cast<char>(v);
           break;
         }
@@ -382,6 +394,7 @@ class Lexer {
           if (e >= '0' && e <= '7') {
             int v = e - '0', n = 1;
             while (n < 3 && i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '7') v = v * 8 + (s_[i_++] - '0'), ++n;
+            if ((v & 0xFF) == 0) return nul_error(start);
             t.text += static_cast<char>(v & 0xFF);
           } else {
             t.text += e;

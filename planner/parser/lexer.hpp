@@ -15,7 +15,9 @@
 //    (so `a=-1` is `=` `-` `1`); `!=` is normalized to `<>`;
 //  * -- line comments and nested /* */ comments are skipped.
 //
-// Errors are 42601 Statuses with PostgreSQL's messages ("unterminated quoted
+// A NUL byte, in the text or from an E'\000' or E'\x00' escape, is 22021
+// "invalid byte sequence for encoding "UTF8": 0x00", as PostgreSQL answers
+// the escapes. Other errors are 42601 Statuses with PostgreSQL's messages ("unterminated quoted
 // string at or near ...") and a 1-based character position. The returned
 // vector always ends with one kEof token whose offset is text.size().
 // Threading: pure function.

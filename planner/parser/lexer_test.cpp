@@ -136,3 +136,17 @@ TEST_CASE("lexer: U& strings with Unicode escapes", "[parser][lexer]") {
   CHECK(bad.status().sqlstate() == "22025");
   CHECK_FALSE(lex("U&'\\0000'").ok());
 }
+
+TEST_CASE("lexer: a NUL byte is 22021, as PostgreSQL answers E'\\000'", "[parser][lexer]") {
+  // The HTTP API can send a raw NUL; a text value must never hold one.
+  for (std::string_view sql : {std::string_view("SELECT 'a\0b'", 12), std::string_view("SELECT 1 -- \0", 13),
+                               std::string_view("E'a\\000b'"), std::string_view("E'\\x00'"),
+                               std::string_view("E'\\400'")}) {
+    INFO(sql);
+    auto r = lex(sql);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().sqlstate() == "22021");
+    CHECK(r.status().message() == "invalid byte sequence for encoding \"UTF8\": 0x00");
+  }
+  CHECK(texts("E'\\x01\\001'") == std::vector<std::string>{"\x01\x01"});
+}

@@ -129,3 +129,18 @@ TEST_CASE("errors: a clause given twice around a parenthesised query", "[parser]
   REQUIRE(plain.ok());
   CHECK(merged->front().statement == plain->front().statement);
 }
+
+TEST_CASE("errors: a byte that starts no token", "[parser][errors]") {
+  // Control characters, { } and \ are no operator: PostgreSQL's grammar
+  // rejects them where they stand.
+  tandem::Status s = error_of("SELECT min(a) \x11 (a) FROM t");
+  CHECK(s.sqlstate() == "42601");
+  CHECK(s.message() == "syntax error at or near \"\x11\"");
+  CHECK(s.position() == 15);
+  s = error_of("SELECT 1 { 2");
+  CHECK(s.message() == "syntax error at or near \"{\"");
+  CHECK(s.position() == 10);
+  s = error_of("SELECT \\x");
+  CHECK(s.message() == "syntax error at or near \"\\\"");
+  CHECK(error_of("SELECT 1; SELECT \x7f").position() == 18);
+}

@@ -114,6 +114,12 @@ TEST_CASE("expr: literals", "[parser][expr]") {
   Expr tz = expr_ok("TIMESTAMP WITH TIME ZONE '2020-01-01 00:00:00+00'");
   CHECK(tz.as<TypedLiteral>()->type.name == std::vector<std::string>{"timestamp with time zone"});
   CHECK(tree("INTERVAL '1 day'") == "interval '1 day'");
+  // A quoted type name, as PostgreSQL allows and the printer writes one
+  // that needs quotes; a quoted "interval" takes no fields.
+  Expr q = expr_ok("\"int4\" '1'");
+  REQUIRE(q.as<TypedLiteral>() != nullptr);
+  CHECK(q.as<TypedLiteral>()->type.name == std::vector<std::string>{"int4"});
+  CHECK_FALSE(parse_expression("\"interval\" '1' day").ok());
   // A type keyword used as a column name is still a column.
   CHECK(expr_ok("timestamp").as<ColumnRef>() != nullptr);
 }

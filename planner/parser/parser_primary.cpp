@@ -59,6 +59,13 @@ Result<Expr> Parser::parse_primary() {
       return make(pos, Parameter{static_cast<int32_t>(v)});
     }
     case TokenKind::kQuotedIdent:
+      if (peek(1).kind == TokenKind::kString) {
+        // "int4" '1': a typed literal whose type name is quoted, as the
+        // printer writes a type name that needs quotes.
+        bool handled = false;
+        TANDEM_ASSIGN_OR_RETURN(Expr lit, parse_typed_literal(pos, &handled));
+        if (handled) return lit;
+      }
       return parse_word_primary();
     case TokenKind::kOp:
       if (t.text == "(") return parse_paren_primary();
@@ -134,13 +141,15 @@ Result<Expr> Parser::parse_primary() {
 Result<Expr> Parser::parse_typed_literal(SourcePos pos, bool* handled) {
   *handled = false;
   size_t m = mark();
-  if (peek(1).kind == TokenKind::kString && peek().kind == TokenKind::kWord &&
-      !is_reserved_for_name(peek().text)) {
+  const bool quoted = peek().kind == TokenKind::kQuotedIdent;
+  if (peek(1).kind == TokenKind::kString &&
+      (quoted || (peek().kind == TokenKind::kWord && !is_reserved_for_name(peek().text)))) {
     TypedLiteral lit;
     lit.type.pos = pos;
     lit.type.name = {advance().text};
     lit.value = advance().text;
-    if (lit.type.name[0] == "interval" && is_interval_field(peek())) {
+    // Only the keyword INTERVAL takes fields ("interval" '1' day does not).
+    if (!quoted && lit.type.name[0] == "interval" && is_interval_field(peek())) {
       lit.interval_fields = advance().text;
       if (accept_word("to")) {
         if (!is_interval_field(peek())) return error_here();

@@ -81,6 +81,8 @@ const char* const kExpressions[] = {
     "TIMESTAMPTZ '2020-01-01', INTERVAL '1' DAY, INTERVAL '1-2' YEAR TO MONTH, INTERVAL '1 day', "
     "INTERVAL '1' SECOND(3), int4 '1', json '{}', double precision '1.5', "
     "timestamp(3) with time zone '2020-01-01'",
+    // Type names the printer quotes (non-ASCII, upper case).
+    "SELECT \xc2\xb5 'abc'::int, \"MyType\" 'x', \"interval\" '1'",
     "SELECT CAST(a AS int), a::text, a::numeric(10, 2), a::varchar(3)[], a::double precision, "
     "a::character varying(5), a::timestamp without time zone, a::timestamp with time zone, "
     "a::time with time zone, a::bit varying(3), a::\"MyType\", a::s.t, a::int ARRAY",
