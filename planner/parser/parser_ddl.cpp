@@ -10,13 +10,6 @@
 namespace tandem::sql {
 namespace {
 
-Statement make_stmt(SourcePos pos, Statement::Node node) {
-  Statement s;
-  s.node = std::move(node);
-  s.pos = pos;
-  return s;
-}
-
 std::string upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;

@@ -39,6 +39,14 @@ enum : int {
 };
 }  // namespace bp
 
+// A statement of `node` at `pos`.
+inline Statement make_stmt(SourcePos pos, Statement::Node node) {
+  Statement s;
+  s.node = std::move(node);
+  s.pos = pos;
+  return s;
+}
+
 class Parser {
  public:
   Parser(std::string_view text, const std::vector<Token>& tokens, size_t begin, size_t end)

@@ -6,13 +6,6 @@
 namespace tandem::sql {
 namespace {
 
-Statement make_stmt(SourcePos pos, Statement::Node node) {
-  Statement s;
-  s.node = std::move(node);
-  s.pos = pos;
-  return s;
-}
-
 // Words that may name a privilege in GRANT/REVOKE.
 constexpr const char* kPrivilegeWords[] = {"select", "insert", "update", "delete", "usage",
                                            "create", "createrole", "createdb", "createcluster"};

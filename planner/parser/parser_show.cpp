@@ -5,17 +5,6 @@
 #include "planner/parser/parser_impl.hpp"
 
 namespace tandem::sql {
-namespace {
-
-Statement make_stmt(SourcePos pos, Statement::Node node) {
-  Statement s;
-  s.node = std::move(node);
-  s.pos = pos;
-  return s;
-}
-
-}  // namespace
-
 Result<Statement> Parser::parse_show_objects(bool* handled) {
   *handled = false;
   SourcePos pos = here();
