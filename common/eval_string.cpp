@@ -123,7 +123,23 @@ Result<Datum> regex_match(std::string_view s, std::string_view pattern, bool cas
         .with_detail("A regular expression with back references is matched against at most " +
                      std::to_string(kMaxBackrefSubject) + " bytes of text.");
   }
-  return Datum::from_bool(std::regex_search(s.begin(), s.end(), *cached));
+  if (cached_backref) return Datum::from_bool(std::regex_search(s.begin(), s.end(), *cached));
+  // Whether a match starts anywhere, in one breadth-first pass from the
+  // first byte: `[\s\S]*(?:pattern)` matched from the start (a search
+  // would run the executor from every start position: time quadratic in
+  // the text). `^` still matches only at the start of the text.
+  thread_local std::string anywhere_pattern;
+  thread_local std::optional<std::regex> anywhere;
+  if (!anywhere || anywhere_pattern != cached_pattern || anywhere->flags() != cached->flags()) {
+    anywhere.reset();
+    try {
+      anywhere.emplace("[\\s\\S]*(?:" + cached_pattern + ")", cached->flags());
+    } catch (const std::regex_error&) {
+      return Datum::from_bool(std::regex_search(s.begin(), s.end(), *cached));
+    }
+    anywhere_pattern = cached_pattern;
+  }
+  return Datum::from_bool(std::regex_search(s.begin(), s.end(), *anywhere, std::regex_constants::match_continuous));
 }
 
 char lower_ascii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
@@ -166,9 +182,21 @@ std::string_view trim_chars(std::string_view s, std::string_view set, bool left,
 
 Status too_large() { return Status::error(sqlstate::kProgramLimitExceeded, "requested length too large"); }
 
+// The longest text repeat() builds (PostgreSQL's limit on a value: 1 GB)
+// and lpad()/rpad() pad to, in characters. A fuzz build keeps values to a
+// megabyte: the sanitizers make linear work over a large value slower than
+// the fuzzer's per-input timeout.
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+constexpr double kMaxRepeatBytes = 1e6;
+constexpr int64_t kMaxPadLength = 1000000;
+#else
+constexpr double kMaxRepeatBytes = 1e9;
+constexpr int64_t kMaxPadLength = 100000000;
+#endif
+
 Result<Datum> pad(std::string_view s, int64_t len, std::string_view fill, bool left, RowArena& arena) {
   if (len <= 0) return text("");
-  if (len > 100000000) return too_large();
+  if (len > kMaxPadLength) return too_large();
   const int64_t have = static_cast<int64_t>(utf8_length(s));
   if (have >= len) return text(s.substr(0, byte_offset(s, len)));
   if (fill.empty()) return text(s);
@@ -348,7 +376,7 @@ Result<Datum> eval_string_binary(BinaryFunc f, const Datum& a, const Datum& b, E
       const std::string_view s = a.as_string();
       const int64_t n = b.as_integer();
       if (n <= 0 || s.empty()) return text("");
-      if (static_cast<double>(n) * static_cast<double>(s.size()) > 1e9) return too_large();
+      if (static_cast<double>(n) * static_cast<double>(s.size()) > kMaxRepeatBytes) return too_large();
       char* p = ctx.arena.allocate(s.size() * static_cast<size_t>(n));
       for (int64_t i = 0; i < n; ++i) std::memcpy(p + i * s.size(), s.data(), s.size());
       return text(std::string_view(p, s.size() * static_cast<size_t>(n)));
