@@ -12,6 +12,21 @@
 #include "compute/dataflow/sum_accumulator.hpp"
 
 namespace tandem::compute {
+
+int compare_in_order(const std::vector<Datum>& a, const std::vector<Datum>& b, const std::vector<ColumnOrder>& order) {
+  for (const ColumnOrder& o : order) {
+    const Datum& x = a[o.column];
+    const Datum& y = b[o.column];
+    if (x.is_null() || y.is_null()) {
+      if (x.is_null() && y.is_null()) continue;
+      return (x.is_null() == o.nulls_last) ? 1 : -1;
+    }
+    int c = compare_datums(x, y);
+    if (o.desc) c = -c;
+    if (c != 0) return c;
+  }
+  return 0;
+}
 namespace {
 
 Status negative_multiplicity() {
@@ -366,20 +381,7 @@ class TopKLogic final : public GroupLogic {
   }
 
  private:
-  int compare(const std::vector<Datum>& a, const std::vector<Datum>& b) const {
-    for (const ColumnOrder& o : order_) {
-      const Datum& x = a[o.column];
-      const Datum& y = b[o.column];
-      if (x.is_null() || y.is_null()) {
-        if (x.is_null() && y.is_null()) continue;
-        return (x.is_null() == o.nulls_last) ? 1 : -1;
-      }
-      int c = compare_datums(x, y);
-      if (o.desc) c = -c;
-      if (c != 0) return c;
-    }
-    return 0;
-  }
+  int compare(const std::vector<Datum>& a, const std::vector<Datum>& b) const { return compare_in_order(a, b, order_); }
 
   std::vector<ColumnOrder> order_;
   std::optional<std::int64_t> limit_;

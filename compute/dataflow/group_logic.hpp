@@ -30,6 +30,10 @@
 
 namespace tandem::compute {
 
+// ORDER BY comparison of two unpacked rows by `order` (PostgreSQL's NULL
+// placement per column): <0, 0, >0. Used by TopK and Window.
+int compare_in_order(const std::vector<Datum>& a, const std::vector<Datum>& b, const std::vector<ColumnOrder>& order);
+
 using GroupContents = std::vector<std::pair<std::string_view, Diff>>;
 
 struct GroupResult {

@@ -108,20 +108,7 @@ class WindowLogic final : public GroupLogic {
     }
   }
 
-  int compare(const std::vector<Datum>& a, const std::vector<Datum>& b) const {
-    for (const ColumnOrder& o : order_) {
-      const Datum& x = a[o.column];
-      const Datum& y = b[o.column];
-      if (x.is_null() || y.is_null()) {
-        if (x.is_null() && y.is_null()) continue;
-        return (x.is_null() == o.nulls_last) ? 1 : -1;
-      }
-      int c = compare_datums(x, y);
-      if (o.desc) c = -c;
-      if (c != 0) return c;
-    }
-    return 0;
-  }
+  int compare(const std::vector<Datum>& a, const std::vector<Datum>& b) const { return compare_in_order(a, b, order_); }
 
   const Datum& arg(std::size_t i, const WindowFunc& f, std::size_t a) const { return datums_[pos_[i]][f.args.at(a)]; }
   void push(std::size_t i, const Datum& d) { RowPacker(&tails_[i]).push(d); }

@@ -93,38 +93,6 @@ void append_field(std::string_view name, std::string_view value, std::string* ou
 
 }  // namespace
 
-void append_json_string(std::string_view text, std::string* out) {
-  out->push_back('"');
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out->append(buf);
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-  out->push_back('"');
-}
-
 void append_row(std::span<const ResultColumn> columns, const Row& row, RowArena& arena, std::string* out) {
   RowIter it(row.ref(), &arena);
   out->push_back('[');

@@ -17,14 +17,15 @@
 #include <string>
 #include <string_view>
 
+#include "common/jsonb.hpp"
 #include "common/row.hpp"
 #include "common/status.hpp"
 #include "frontend/adapter/exec_result.hpp"
 
 namespace tandem::frontend::http {
 
-// A JSON string literal (quoted and escaped).
-void append_json_string(std::string_view text, std::string* out);
+// A JSON string literal (quoted and escaped): jsonb's (common/jsonb.hpp).
+using ::tandem::append_json_string;
 // One row as a JSON array of values.
 void append_row(std::span<const ResultColumn> columns, const Row& row, RowArena& arena, std::string* out);
 // {"columns": [{"name", "type_oid", "type_len", "type_mod"}, ...]}
