@@ -527,6 +527,13 @@ awaitable<Result<ExecResult>> Connection::execute(const PreparedStatement& state
 
 namespace {
 
+// Whether the peer closed or reset the connection (whatever input of it is
+// still unread).
+bool peer_hung_up(int fd) {
+  pollfd p{fd, POLLIN | POLLRDHUP, 0};
+  return ::poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+}
+
 // Whether the unread input on `fd` (peeked, not consumed) holds a
 // Terminate message among its first complete messages: the client is
 // leaving (its close may still be on the way).
@@ -554,10 +561,8 @@ void Connection::watch_while_executing() {
     if (ec == asio::error::operation_aborted || !executing_) return;
     // The peer closed (or reset) the connection, or is closing it (its
     // Terminate has arrived): cancel the statement.
-    pollfd p{socket_.native_handle(), POLLIN | POLLRDHUP, 0};
-    const int polled = ::poll(&p, 1, 0);
-    if (ec || (polled == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) ||
-        (polled == 1 && sends_terminate(socket_.native_handle()))) {
+    const int fd = socket_.native_handle();
+    if (ec || peer_hung_up(fd) || sends_terminate(fd)) {
       spdlog::info("client went away during a statement: canceling it");
       session_->cancel_token()->cancel(CancelToken::Reason::kClientGone);
       return;
@@ -565,7 +570,8 @@ void Connection::watch_while_executing() {
     // Woken with nothing to read (an edge the last read consumed): watch
     // on. Input that arrived (pipelined messages) stays unread for after
     // the statement, and the watch ends: the client is there.
-    if (polled == 0) {
+    boost::system::error_code available_ec;
+    if (socket_.available(available_ec) == 0 && !available_ec) {
       watching_ = false;
       watch_while_executing();
     }
@@ -958,15 +964,21 @@ void Connection::watch_client(std::shared_ptr<RowStream> stream) {
     auto gone = [&] {
       stream->abandon(Status::error(sqlstate::kConnectionException, "connection closed by the client"));
     };
+    const bool hung_up = ec || peer_hung_up(socket_.native_handle());
     boost::system::error_code read_ec;
     size_t available = socket_.available(read_ec);
-    if (ec || read_ec || available == 0) return gone();  // readable with nothing to read: closed
+    if (read_ec) return gone();
+    if (available == 0) {
+      // Closed, or woken by an edge an earlier read consumed: watch on.
+      if (hung_up) return gone();
+      return watch_client(stream);
+    }
     // Keep what arrived for after the stream (the coroutine is suspended in
     // send_stream and does not touch the input buffer meanwhile).
     if (in_.size() - in_end_ < available) in_.resize(in_end_ + available + kReadChunk);
     size_t n = socket_.read_some(asio::buffer(in_.data() + in_end_, available), read_ec);
     in_end_ += n;
-    if (read_ec) return gone();
+    if (read_ec || hung_up) return gone();
     auto next = decoder_.try_decode(pending());
     if (!next.needs_more() && !next.is_error() && std::holds_alternative<pgwire::Terminate>(next.message())) {
       return gone();
